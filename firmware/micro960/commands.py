@@ -1,0 +1,221 @@
+"""The text commands, the same on CPython and on MicroPython.
+
+    perft FEN DEPTH [--divide]   count the leaf nodes DEPTH plies deep
+    perft --batch                read FEN<TAB>DEPTH lines, print one count each
+    startpos N|random            print `N BACKRANK XFEN` for Chess960 SP N
+    replay FILE [--pgn]          replay the games of a PGN file
+    play [options]               play on the text console
+
+`main(["perft", fen, "3"])` runs one and returns the exit code: 0 for
+success, 1 for bad input, 2 for a command line that makes no sense. Bad
+input gives one `error: ...` line on stderr, never a traceback; set the
+environment variable MICRO960_DEBUG to see the traceback instead.
+
+Only what MicroPython has is used here: no argparse, no os.path, stdin
+read line by line.
+"""
+import sys
+
+from . import movegen, startpos
+from .position import PROMOTE_N, TO120, Position, square_name
+
+USAGE = (
+    "usage: perft FEN DEPTH [--divide] | perft --batch | startpos N|random"
+    " | replay FILE [--pgn] | play [options]"
+)
+
+
+class UsageError(Exception):
+    """The command line itself is wrong (exit code 2)."""
+
+
+def main(argv):
+    """Run one command; return its exit code."""
+    if not argv:
+        sys.stderr.write(USAGE + "\n")
+        return 2
+    if argv[0] in ("-h", "--help", "help"):
+        print(USAGE)
+        return 0
+    command = COMMANDS.get(argv[0])
+    try:
+        if command is None:
+            raise UsageError("unknown command %r; %s" % (argv[0], USAGE))
+        code = command(argv[1:])
+        return 0 if code is None else code
+    except UsageError as e:
+        return _fail(e, 2)
+    except (ValueError, OSError) as e:
+        return _fail(e, 1)
+    except MemoryError:
+        return _fail("out of memory (on MicroPython, try a bigger heap)", 1)
+    except KeyboardInterrupt:
+        return 130
+
+
+def _fail(reason, code):
+    if _debugging() and not isinstance(reason, str):
+        raise reason
+    sys.stderr.write("error: %s\n" % reason)
+    return code
+
+
+def _debugging():
+    try:
+        import os
+        return bool(os.getenv("MICRO960_DEBUG"))
+    except (ImportError, AttributeError):  # a port without an environment
+        return False
+
+
+def _split_flags(args, allowed):
+    """Separate --flags from positional arguments; reject unknown flags."""
+    flags = []
+    words = []
+    for arg in args:
+        if arg.startswith("--"):
+            if arg not in allowed:
+                raise UsageError("unknown option " + arg)
+            flags.append(arg)
+        else:
+            words.append(arg)
+    return flags, words
+
+
+# ------------------------------------------------------------------- perft
+
+def move_text(pos, move):
+    """A move as UCI text: e2e4, e7e8q; castling as king takes rook (e1h1)."""
+    text = square_name(TO120[move & 63]) + square_name(TO120[(move >> 6) & 63])
+    flag = move >> 12
+    if flag >= PROMOTE_N:
+        text += "nbrq"[flag - PROMOTE_N]
+    return text
+
+
+def parse_depth(text):
+    try:
+        depth = int(text)
+    except ValueError:
+        depth = -1
+    if depth < 0:
+        raise ValueError("depth must be a whole number >= 0, not %r" % text)
+    return depth
+
+
+def perft_command(args):
+    flags, words = _split_flags(args, ("--divide", "--batch"))
+    if "--batch" in flags:
+        if words or "--divide" in flags:
+            raise UsageError("perft --batch takes no other arguments; it reads FEN<TAB>DEPTH lines")
+        return perft_batch(sys.stdin, sys.stdout)
+    if len(words) < 2:
+        raise UsageError("perft needs a FEN and a depth: perft FEN DEPTH [--divide]")
+    # The FEN may arrive as one argument or as its six (or four) fields.
+    fen = " ".join(words[:-1])
+    depth = parse_depth(words[-1])
+    pos = Position(fen)
+    buf = movegen.move_buffer(movegen.MAX_MOVES * (depth + 1))
+    if "--divide" in flags:
+        print(perft_divide(pos, depth, buf))
+    else:
+        print(movegen.perft(pos, depth, buf))
+    return 0
+
+
+def perft_divide(pos, depth, buf):
+    """Print `move: count` for each legal move, sorted by move; return the total."""
+    if depth == 0:
+        return 1
+    end = movegen.legal_moves(pos, buf, 0)
+    lines = []
+    total = 0
+    for i in range(end):
+        move = buf[i]
+        pos.push(move)
+        count = movegen.perft(pos, depth - 1, buf, end)
+        pos.pop(move)
+        total += count
+        lines.append("%s: %d" % (move_text(pos, move), count))
+    lines.sort()
+    for line in lines:
+        print(line)
+    return total
+
+
+def perft_batch(stdin, stdout):
+    """One count (or `error <reason>`) per FEN<TAB>DEPTH line; blank lines are skipped."""
+    pos = Position()
+    buf = None
+    while True:
+        line = stdin.readline()
+        if not line:
+            break
+        line = line.strip()
+        if not line:
+            continue
+        try:
+            fen, depth = _split_batch_line(line)
+            if buf is None or len(buf) < movegen.MAX_MOVES * (depth + 1):
+                buf = None  # let the old buffer go before the new one is made
+                buf = movegen.move_buffer(movegen.MAX_MOVES * (depth + 1))
+            pos.set_fen(fen)
+            answer = str(movegen.perft(pos, depth, buf))
+        except ValueError as e:
+            answer = "error %s" % e
+        stdout.write(answer + "\n")
+        stdout.flush()  # a program feeding us lines waits for each answer
+    return 0
+
+
+def _split_batch_line(line):
+    """'FEN<TAB>DEPTH' (or FEN, a space, DEPTH) -> (fen, depth)."""
+    cut = line.rfind("\t")
+    if cut < 0:
+        cut = line.rfind(" ")
+    if cut < 0:
+        raise ValueError("expected FEN<TAB>DEPTH")
+    return line[:cut].strip(), parse_depth(line[cut + 1:])
+
+
+# ---------------------------------------------------------------- startpos
+
+def startpos_command(args):
+    flags, words = _split_flags(args, ())
+    if len(words) != 1:
+        raise UsageError("startpos needs one SP number (0-959) or 'random'")
+    if words[0] == "random":
+        number = startpos.random_sp()
+    else:
+        try:
+            number = int(words[0])
+        except ValueError:
+            raise ValueError("SP numbers run from 0 to 959, not %r" % words[0])
+        if not 0 <= number <= 959:
+            raise ValueError("SP numbers run from 0 to 959, not %d" % number)
+    rank = startpos.backrank(number)
+    print("%d %s %s" % (number, rank, startpos.start_fen(rank)))
+    return 0
+
+
+# ---------------------------------------------------- replay, play (elsewhere)
+
+def replay_command(args):
+    flags, words = _split_flags(args, ("--pgn",))
+    if len(words) != 1:
+        raise UsageError("replay needs one PGN file: replay FILE [--pgn]")
+    from .pgn import replay_command as replay
+    return replay(words[0], "--pgn" in flags)
+
+
+def play_command(args):
+    from .console import main as console_main
+    return console_main(args)
+
+
+COMMANDS = {
+    "perft": perft_command,
+    "startpos": startpos_command,
+    "replay": replay_command,
+    "play": play_command,
+}

@@ -1,0 +1,24 @@
+"""The `micropython` module, or identity stand-ins for it on CPython.
+
+Firmware modules write `from .compat import micropython, const` and then
+`@micropython.viper`; MicroPython's compiler acts on those decorators by name,
+and CPython runs the same source through the stand-ins below.
+"""
+try:
+    import micropython
+    IS_MICROPYTHON = True
+except ImportError:
+    IS_MICROPYTHON = False
+
+    class micropython:  # noqa: N801 - mirrors the real module's name
+        @staticmethod
+        def const(value):
+            return value
+
+        @staticmethod
+        def native(function):
+            return function
+
+        viper = native
+
+const = micropython.const

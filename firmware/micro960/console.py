@@ -1,0 +1,289 @@
+"""The console game: a text protocol for people at a serial terminal or a PC.
+
+Every line is a move or a command. Bad input gets a one-line reason and the
+game stays exactly as it was.
+"""
+import sys
+
+from .game import Game, UNDECIDED
+from .notation import parse_move, san, side_name
+from .pgn import game_pgn
+from .position import OFF, PIECE_LETTERS, WHITE
+from .rules import NAMES, Rules
+from .startpos import sp_from_dice, sp_number
+
+MAX_LINE = 200
+
+ASCII_PIECES = " PNBRQK"
+UNICODE_WHITE = " \u2659\u2658\u2657\u2656\u2655\u2654"
+UNICODE_BLACK = " \u265f\u265e\u265d\u265c\u265b\u265a"
+
+HELP = """Moves: SAN (Nf3, exd5, e8=Q, O-O, O-O-O) or UCI (g1f3, e7e8q).
+Castle with O-O / O-O-O, by moving the king onto its rook (e1h1), or to its
+destination square when that can only mean castling.
+Commands:
+  new                 a new game from a random set-up of the current rules
+  new 518             a new game from start position SP 518 (0-959)
+  new random          the same as plain new
+  new dice 3 5 1 2 4  a new game from die rolls (Bodlaender's procedure)
+  new classical       the classical start position
+  new RNBQKBNR        a new game from a back rank
+  new fen FEN         a new game from an X-FEN or Shredder-FEN position
+  rules NAME          switch rules: chess960 classical double960 shuffle lrs
+  board               show the board again
+  flip                turn the board round
+  unicode / ascii     draw the board with chess symbols or letters
+  moves               list the legal moves
+  undo                take back the last move
+  fen                 print the position as X-FEN (fen shredder: Shredder-FEN)
+  pgn                 print the game as PGN
+  draw                claim a draw (fifty-move rule, threefold repetition)
+  resign              the side to move resigns
+  help                this text
+  quit                leave"""
+
+
+class Console:
+    def __init__(self, rules="chess960", number=None, fen=None, unicode=False, out=None):
+        self.out = out or _print
+        self.game = Game(rules, fen, number)
+        self.unicode = unicode
+        self.flipped = False
+        self.running = True
+
+    # ---------------------------------------------------------------- input
+
+    def handle(self, line):
+        """Act on one input line; everything said goes through self.out."""
+        problem = _check_line(line)
+        if problem:
+            self.out("error: " + problem)
+            return
+        words = line.split()
+        if not words:
+            return
+        command = words[0].lower()
+        handler = COMMANDS.get(command)
+        try:
+            if handler:
+                handler(self, words[1:])
+            else:
+                self.move(line.strip())
+        except ValueError as e:
+            self.out("error: %s" % e)
+
+    def move(self, text):
+        game = self.game
+        if game.result() != UNDECIDED:
+            raise ValueError("the game is over (%s); type new" % game.reason())
+        moves = game.legal_moves()
+        try:
+            move = parse_move(game.pos, text, moves)
+        except ValueError as e:
+            if " " in text or not any(c.isdigit() for c in text) and "-" not in text:
+                raise ValueError("unknown command or move %r (type help)" % text)
+            raise e
+        number = "%d%s" % (game.pos.fullmove, "." if game.pos.side == WHITE else "...")
+        self.out("%s %s" % (number, san(game.pos, move, moves)))
+        game.push(move)
+        self.show_board()
+        self.announce()
+
+    def announce(self):
+        game = self.game
+        if game.result() != UNDECIDED:
+            self.out("Game over: %s (%s)" % (game.result(), game.reason()))
+            self.out("Type new for another game, pgn for the record.")
+            return
+        if game.pos.in_check():
+            self.out("Check.")
+        claim = game.claimable_draw()
+        if claim:
+            self.out("%s may claim a draw (%s): type draw." % (
+                side_name(game.pos.side), claim))
+
+    # ------------------------------------------------------------- commands
+
+    def cmd_new(self, args):
+        rules = self.game.rules
+        fen = number = black = None
+        if not args or args[0].lower() == "random":
+            pass
+        elif args[0].lower() == "classical":
+            number = 518 if rules.name != "lrs" else None
+            if rules.name not in ("chess960", "classical", "double960", "lrs"):
+                raise ValueError("SP 518 is not a set-up of %s rules" % rules.name)
+        elif args[0].lower() == "dice":
+            number = sp_from_dice([_int(a, "die roll") for a in args[1:]])
+        elif args[0].lower() == "fen":
+            fen = " ".join(args[1:])
+            if not fen:
+                raise ValueError("new fen needs a FEN")
+        elif len(args[0]) == 8 and not args[0].isdigit():
+            number = sp_number(args[0])
+        else:
+            number = _int(args[0], "set-up number")
+            if len(args) > 1:
+                black = _int(args[1], "set-up number")
+        if rules.name == "double960" and number is not None and black is None:
+            black = number
+        game = Game(rules, fen, number, black)  # raises before the old game is touched
+        self.game = game
+        self.out("New %s game. %s" % (rules.name, _setup_text(game)))
+        self.show_board()
+        self.announce()
+
+    def cmd_rules(self, args):
+        if len(args) != 1:
+            raise ValueError("rules needs one of: " + " ".join(NAMES))
+        Rules(args[0])  # validate before starting anything
+        self.game = Game(args[0])
+        self.out("Rules: %s. %s" % (args[0], _setup_text(self.game)))
+        self.show_board()
+
+    def cmd_board(self, args):
+        self.show_board()
+
+    def cmd_flip(self, args):
+        self.flipped = not self.flipped
+        self.show_board()
+
+    def cmd_unicode(self, args):
+        self.unicode = True
+        self.show_board()
+
+    def cmd_ascii(self, args):
+        self.unicode = False
+        self.show_board()
+
+    def cmd_moves(self, args):
+        pos = self.game.pos
+        moves = self.game.legal_moves()
+        self.out(" ".join(sorted(san(pos, m, moves) for m in moves)) or "(no legal moves)")
+
+    def cmd_undo(self, args):
+        self.game.undo()
+        self.out("Took back a move.")
+        self.show_board()
+
+    def cmd_fen(self, args):
+        self.out(self.game.pos.fen(shredder=bool(args) and args[0].lower() == "shredder"))
+
+    def cmd_pgn(self, args):
+        self.out(game_pgn(self.game).rstrip())
+
+    def cmd_draw(self, args):
+        self.game.claim_draw()
+        self.announce()
+
+    def cmd_resign(self, args):
+        self.game.resign()
+        self.announce()
+
+    def cmd_help(self, args):
+        self.out(HELP)
+
+    def cmd_quit(self, args):
+        self.running = False
+
+    # --------------------------------------------------------------- board
+
+    def show_board(self):
+        for line in board_lines(self.game, self.unicode, self.flipped):
+            self.out(line)
+
+
+COMMANDS = {
+    "new": Console.cmd_new, "rules": Console.cmd_rules, "board": Console.cmd_board,
+    "flip": Console.cmd_flip, "unicode": Console.cmd_unicode, "ascii": Console.cmd_ascii,
+    "moves": Console.cmd_moves, "undo": Console.cmd_undo, "fen": Console.cmd_fen,
+    "pgn": Console.cmd_pgn, "draw": Console.cmd_draw, "resign": Console.cmd_resign,
+    "help": Console.cmd_help, "quit": Console.cmd_quit, "exit": Console.cmd_quit,
+}
+
+
+def board_lines(game, unicode=False, flipped=False):
+    pos = game.pos
+    ranks = range(8) if flipped else range(7, -1, -1)
+    files = range(7, -1, -1) if flipped else range(8)
+    lines = ["  +-----------------+"]
+    for rank in ranks:
+        cells = []
+        for file in files:
+            p = pos.board[21 + file + 10 * rank]
+            cells.append(_glyph(p, unicode, (rank + file) % 2 == 0))
+        lines.append("%d | %s |" % (rank + 1, " ".join(cells)))
+    lines.append("  +-----------------+")
+    lines.append("    " + " ".join("abcdefgh"[f] for f in files))
+    lines.append("%s to move" % side_name(pos.side))
+    return lines
+
+
+def _glyph(p, unicode, dark):
+    if p == 0 or p == OFF:
+        return ("\u00b7" if dark else " ") if unicode else "."
+    kind = p & 7
+    if unicode:
+        return (UNICODE_WHITE if p & WHITE else UNICODE_BLACK)[kind]
+    letter = ASCII_PIECES[kind]
+    return letter if p & WHITE else letter.lower()
+
+
+def _setup_text(game):
+    rank = "".join(PIECE_LETTERS[game.pos.board[21 + f] & 7] for f in range(8))
+    try:
+        return "Start position SP %d (%s)." % (sp_number(rank), rank)
+    except ValueError:
+        return "Start position %s." % game.start_fen
+
+
+def _check_line(line):
+    if len(line) > MAX_LINE:
+        return "line too long (more than %d characters)" % MAX_LINE
+    for ch in line:
+        if ord(ch) < 32 and ch not in "\t\r\n" or ord(ch) == 127:
+            return "control characters are not allowed"
+    return None
+
+
+def _int(text, what):
+    try:
+        return int(text)
+    except ValueError:
+        raise ValueError("%s must be a number, not %r" % (what, text))
+
+
+def _print(text):
+    print(text)
+
+
+def main(argv=None):
+    """`micro960 play [--rules NAME] [--sp N] [--fen FEN] [--unicode]`."""
+    argv = list(argv or [])
+    options = {"--rules": "chess960", "--sp": None, "--fen": None}
+    unicode = False
+    while argv:
+        name = argv.pop(0)
+        if name == "--unicode":
+            unicode = True
+        elif name in options and argv:
+            options[name] = argv.pop(0)
+        else:
+            print("error: unknown option %s" % name)
+            return 2
+    try:
+        number = None if options["--sp"] is None else _int(options["--sp"], "--sp")
+        console = Console(options["--rules"], number, options["--fen"], unicode)
+    except ValueError as e:
+        print("error: %s" % e)
+        return 2
+    print("micro960 - Chess960 for small machines. Type help for commands.")
+    console.out("%s game. %s" % (console.game.rules.name, _setup_text(console.game)))
+    console.show_board()
+    while console.running:
+        line = sys.stdin.readline()
+        if not line:
+            break
+        console.handle(line)
+    return 0
+

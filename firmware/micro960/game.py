@@ -1,0 +1,244 @@
+"""A game: the moves played, repetition, the result and why, undo, save/restore.
+
+    >>> game = Game("chess960", number=518)
+    >>> game.play("e4"); game.play("e5")
+    >>> game.result()
+    '*'
+"""
+from array import array
+
+from .movegen import legal_moves, move_buffer
+from .notation import parse_move, san, uci_text, side_name
+from .position import BISHOP, KING, KNIGHT, OFF, WHITE, Position, TO64, ep_key
+from .rules import Rules
+
+WHITE_WINS = "1-0"
+BLACK_WINS = "0-1"
+DRAW = "1/2-1/2"
+UNDECIDED = "*"
+
+
+class Game:
+    def __init__(self, rules="chess960", fen=None, number=None, black_number=None):
+        self.rules = rules if isinstance(rules, Rules) else Rules(rules)
+        self.pos = Position()
+        self.rules.apply(self.pos)
+        self.buf = move_buffer()
+        self.new(fen, number, black_number)
+
+    def new(self, fen=None, number=None, black_number=None):
+        """Start again from a FEN, a set-up number, or a random set-up."""
+        if fen is None:
+            fen = self.rules.start_fen(number, black_number)
+        self.pos.set_fen(fen)  # raises ValueError before anything changes
+        self.start_fen = self.pos.fen(ep_when="pseudo")
+        self.moves = array("H")
+        self.keys = array("i")  # two keys per position, see _remember
+        self.ended = None  # (result, reason) after resignation or a claim
+        self._remember()
+
+    # ------------------------------------------------------------- moving
+
+    def legal_moves(self):
+        return [self.buf[i] for i in range(legal_moves(self.pos, self.buf, 0))]
+
+    def play(self, text):
+        """Play a move given as SAN, UCI or lenient text; return the move.
+
+        Raises ValueError (and changes nothing) if the game is over or the
+        move is not legal.
+        """
+        if self.result() != UNDECIDED:
+            raise ValueError("the game is over: " + self.reason())
+        move = parse_move(self.pos, text, self.legal_moves())
+        self.push(move)
+        return move
+
+    def push(self, move):
+        """Play a move already known to be legal."""
+        self.pos.push(move)
+        self.pos.commit()
+        self.moves.append(move)
+        self._remember()
+
+    def undo(self):
+        """Take back the last move (and any resignation or claim after it)."""
+        if not self.moves:
+            raise ValueError("no move to take back")
+        self.ended = None
+        moves = self.moves[:-1]
+        self.pos.set_fen(self.start_fen)
+        self.moves = array("H")
+        self.keys = array("i")
+        self._remember()
+        for move in moves:
+            self.push(move)
+
+    def _remember(self):
+        """Keep two independent 30-bit keys of the position for repetition."""
+        pos = self.pos
+        key = pos.key
+        if pos.ep and not pos.has_legal_ep():
+            key ^= ep_key(pos.ep)  # an en passant square nobody can use is no difference
+        check = pos.side + pos.rights * 32
+        for sq in range(21, 99):
+            check = (check * 31 + pos.board[sq]) & 0x3FFFFFFF
+        self.keys.append(key)
+        self.keys.append(check)
+
+    # ------------------------------------------------------------- results
+
+    def repetitions(self):
+        """How often the current position has stood on the board (1 = first time)."""
+        keys = self.keys
+        last = len(keys) - 2
+        count = 0
+        i = last
+        oldest = max(0, last - 2 * self.pos.halfmove)
+        while i >= oldest:
+            if keys[i] == keys[last] and keys[i + 1] == keys[last + 1]:
+                count += 1
+            i -= 4  # the same side to move stands every second position
+        return count
+
+    def outcome(self):
+        """(result, reason) when the rules end the game now, else None."""
+        if self.ended:
+            return self.ended
+        pos = self.pos
+        mover = side_name(pos.side)
+        if self.rules.king_capture:
+            return self._lrs_outcome(mover)
+        if not legal_moves(pos, self.buf, 0):
+            if pos.in_check():
+                return (BLACK_WINS if pos.side == WHITE else WHITE_WINS), "checkmate"
+            return DRAW, "stalemate"
+        if pos.halfmove >= 150:
+            return DRAW, "75-move rule"
+        if self.repetitions() >= 5:
+            return DRAW, "fivefold repetition"
+        if dead_position(pos):
+            return DRAW, "insufficient material"
+        return None
+
+    def _lrs_outcome(self, mover):
+        pos = self.pos
+        if not pos.kings[0]:
+            return BLACK_WINS, "White's king was captured"
+        if not pos.kings[1]:
+            return WHITE_WINS, "Black's king was captured"
+        if not legal_moves(pos, self.buf, 0):
+            return (BLACK_WINS if pos.side == WHITE else WHITE_WINS), mover + " has no move"
+        if len(self.moves) >= self.rules.max_plies:
+            return DRAW, "%d plies played" % self.rules.max_plies
+        return None
+
+    def result(self):
+        outcome = self.outcome()
+        return outcome[0] if outcome else UNDECIDED
+
+    def reason(self):
+        outcome = self.outcome()
+        return outcome[1] if outcome else ""
+
+    def claimable_draw(self):
+        """The reason a draw can be claimed now, or None."""
+        if not self.rules.draw_claims or self.outcome():
+            return None
+        if self.pos.halfmove >= 100:
+            return "fifty-move rule"
+        if self.repetitions() >= 3:
+            return "threefold repetition"
+        return None
+
+    def claim_draw(self):
+        reason = self.claimable_draw()
+        if not reason:
+            raise ValueError("no draw to claim: needs 50 moves without capture or pawn move, "
+                             "or a threefold repetition")
+        self.ended = (DRAW, reason + " (claimed)")
+
+    def resign(self):
+        """The side to move resigns."""
+        if self.outcome():
+            raise ValueError("the game is over: " + self.reason())
+        loser = self.pos.side
+        self.ended = (BLACK_WINS if loser == WHITE else WHITE_WINS,
+                      side_name(loser) + " resigns")
+
+    def agree_draw(self):
+        if self.outcome():
+            raise ValueError("the game is over: " + self.reason())
+        self.ended = (DRAW, "draw agreed")
+
+    # ------------------------------------------------------------- text
+
+    def replay(self):
+        """Yield (position, move) for each move from the start; the position is
+        the one before the move and is only valid during that step."""
+        pos = Position(self.start_fen, stack_size=2)
+        self.rules.apply(pos)
+        pos.set_fen(self.start_fen)
+        for move in self.moves:
+            yield pos, move
+            pos.push(move)
+            pos.commit()
+
+    def san_moves(self):
+        return [san(pos, move) for pos, move in self.replay()]
+
+    def uci_moves(self):
+        chess960 = self.rules.uci_chess960
+        return [uci_text(pos, move, chess960) for pos, move in self.replay()]
+
+    def save_text(self):
+        """A short text from which load_game rebuilds this game exactly."""
+        lines = ["rules " + self.rules.name, "fen " + self.start_fen,
+                 "moves " + " ".join(self.uci_moves())]
+        if self.ended:
+            lines.append("ended %s %s" % self.ended)
+        return "\n".join(lines) + "\n"
+
+
+def load_game(text):
+    """Rebuild a game from Game.save_text(); ValueError if the text is damaged."""
+    fields = {}
+    for line in text.split("\n"):
+        if line.strip():
+            name, _, value = line.strip().partition(" ")
+            fields[name] = value
+    for name in ("rules", "fen", "moves"):
+        if name not in fields:
+            raise ValueError("saved game lacks its %s line" % name)
+    game = Game(fields["rules"], fields["fen"])
+    for text in fields["moves"].split():
+        game.push(parse_move(game.pos, text, game.legal_moves()))
+    if "ended" in fields:
+        result, _, reason = fields["ended"].partition(" ")
+        game.ended = (result, reason)
+    return game
+
+
+def dead_position(pos):
+    """No sequence of legal moves can mate: K v K, K+minor v K, bishops all on one colour."""
+    minors = 0
+    knights = 0
+    bishop_colours = 0
+    for sq in range(21, 99):
+        p = pos.board[sq]
+        if p == 0 or p == OFF:
+            continue
+        kind = p & 7
+        if kind == KING:
+            continue
+        if kind == KNIGHT:
+            knights += 1
+        elif kind == BISHOP:
+            s = TO64[sq]
+            bishop_colours |= 1 << (((s >> 3) + s) & 1)
+        else:
+            return False
+        minors += 1
+    return minors <= 1 or (knights == 0 and bishop_colours != 3)
+
+

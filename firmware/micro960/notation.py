@@ -1,0 +1,173 @@
+"""Move text: UCI in both castling conventions, SAN out and in, lenient input.
+
+    >>> pos = Position(start_fen("RNBQKBNR"))
+    >>> move = parse_move(pos, "Nf3")
+    >>> uci_text(pos, move), san(pos, move)
+    ('g1f3', 'Nf3')
+"""
+from .movegen import legal_moves, move_buffer
+from .position import (
+    CASTLE, EN_PASSANT, FILES, PAWN, PIECE_LETTERS, PROMOTE_N, TO120, castle_squares,
+    square_name,
+)
+
+PROMOTION_LETTERS = "nbrq"  # flags 4-7
+
+
+def move_from(move):
+    return TO120[move & 63]
+
+
+def move_to(move):
+    return TO120[(move >> 6) & 63]
+
+
+def is_castle(move):
+    return move >> 12 == CASTLE
+
+
+def promotion_type(move):
+    """Piece type promoted to (2-5), or 0."""
+    flag = move >> 12
+    return flag - 2 if flag >= PROMOTE_N else 0
+
+
+def king_destination(pos, move):
+    """Where the king lands: for castling the c- or g-file, else the to-square."""
+    if is_castle(move):
+        return castle_squares(pos.side, move_to(move), move_from(move))[0]
+    return move_to(move)
+
+
+def uci_text(pos, move, chess960=True):
+    """UCI text; castling is king-takes-rook (e1h1) with chess960, else e1g1."""
+    to = move_to(move) if chess960 else king_destination(pos, move)
+    text = square_name(move_from(move)) + square_name(to)
+    if promotion_type(move):
+        text += PROMOTION_LETTERS[(move >> 12) - PROMOTE_N]
+    return text
+
+
+def legal_list(pos):
+    buf = move_buffer()
+    return [buf[i] for i in range(legal_moves(pos, buf, 0))]
+
+
+def san(pos, move, moves=None):
+    """Standard algebraic notation with minimal disambiguation, +, # and =Q."""
+    if moves is None:
+        moves = legal_list(pos)
+    text = _san_core(pos, move, moves)
+    if pos.king_capture:
+        return text
+    pos.push(move)
+    if pos.in_check():
+        text += "#" if not legal_list(pos) else "+"
+    pos.pop(move)
+    return text
+
+
+def _san_core(pos, move, moves):
+    if is_castle(move):
+        return "O-O" if move_to(move) > move_from(move) else "O-O-O"
+    fr, to = move_from(move), move_to(move)
+    kind = pos.board[fr] & 7
+    capture = pos.board[to] != 0 or move >> 12 == EN_PASSANT
+    if kind == PAWN:
+        text = (square_name(fr)[0] + "x" if capture else "") + square_name(to)
+        if promotion_type(move):
+            text += "=" + PIECE_LETTERS[promotion_type(move)]
+        return text
+    text = PIECE_LETTERS[kind] + _disambiguation(pos, move, moves, kind, fr, to)
+    return text + ("x" if capture else "") + square_name(to)
+
+
+def _disambiguation(pos, move, moves, kind, fr, to):
+    rivals = [m for m in moves if m != move and not is_castle(m) and move_to(m) == to
+              and pos.board[move_from(m)] & 7 == kind]
+    if not rivals:
+        return ""
+    name = square_name(fr)
+    if all(square_name(move_from(m))[0] != name[0] for m in rivals):
+        return name[0]
+    if all(square_name(move_from(m))[1] != name[1] for m in rivals):
+        return name[1]
+    return name
+
+
+def _spellings(pos, move, moves):
+    """Every text we accept for a move, in the normal form _normalise gives input."""
+    fr, to = move_from(move), move_to(move)
+    f, t = square_name(fr), square_name(to)
+    promo = PIECE_LETTERS[promotion_type(move)] if promotion_type(move) else ""
+    keys = [f + t + promo]
+    if is_castle(move):
+        keys.append("OO" if to > fr else "OOO")
+        dest = square_name(king_destination(pos, move))
+        if dest != t and not any(m != move and move_from(m) == fr and move_to(m) ==
+                                 king_destination(pos, move) for m in moves):
+            keys.append(f + dest)
+        return keys
+    kind = pos.board[fr] & 7
+    if kind == PAWN:
+        keys.append(t + promo if f[0] == t[0] else f[0] + t + promo)
+        if promo:  # "e8" alone names all four promotions, so it is ambiguous
+            keys.append(t if f[0] == t[0] else f[0] + t)
+    else:
+        letter = PIECE_LETTERS[kind]
+        keys += [letter + t, letter + f[0] + t, letter + f[1] + t, letter + f + t]
+    return keys
+
+
+def _normalise(text):
+    """Strip what SAN input may carry but does not decide: x, -, =, +, #, !, ?."""
+    text = text.strip()
+    if text.replace("0", "O").replace("o", "O") in ("O-O", "O-O-O", "OO", "OOO"):
+        return text.replace("0", "O").replace("o", "O").replace("-", "")
+    out = ""
+    for ch in text:
+        if ch not in "x-:=+#!?()":
+            out += ch
+    if len(out) == 5 and out[4] in "nbrq" and out[1] in "12345678":
+        out = out[:4] + out[4].upper()  # UCI promotion letter: e7e8q
+    return out
+
+
+def parse_move(pos, text, moves=None):
+    """SAN, UCI (either castling form) or lenient input -> a legal move.
+
+    Raises ValueError saying whether the text is illegal or ambiguous.
+    """
+    if moves is None:
+        moves = legal_list(pos)
+    wanted = _normalise(text)
+    if not wanted or len(wanted) > 8:
+        raise ValueError("not a move: " + repr(text))
+    found = [m for m in moves if wanted in _spellings(pos, m, moves)]
+    if not found:
+        lower = wanted.lower()
+        found = [m for m in moves if lower in [k.lower() for k in _spellings(pos, m, moves)]]
+    if len(found) == 1:
+        return found[0]
+    if found:
+        names = ", ".join(san(pos, m, moves) for m in found)
+        raise ValueError("ambiguous move %s: could be %s" % (text, names))
+    raise ValueError("illegal move: " + text)
+
+
+def parse_uci(pos, text, moves=None):
+    """Strict UCI move text (e2e4, e7e8q, e1h1 or e1g1 for castling)."""
+    text = text.strip()
+    if not (4 <= len(text) <= 5) or text[:2] == text[2:4]:
+        raise ValueError("not a UCI move: " + repr(text))
+    for i in (0, 2):
+        if text[i] not in FILES or text[i + 1] not in "12345678":
+            raise ValueError("not a UCI move: " + repr(text))
+    if len(text) == 5 and text[4] not in PROMOTION_LETTERS:
+        raise ValueError("not a UCI move: " + repr(text))
+    return parse_move(pos, text, moves)
+
+
+def side_name(side):
+    return "White" if side & 8 else "Black"
+

@@ -1,0 +1,211 @@
+"""PGN out (Seven Tag Roster plus Chess960 tags) and in (replaying move by move).
+
+Reading skips comments, NAGs, variations and move numbers; a file is read
+line by line so a large archive fits a small heap.
+"""
+import sys
+
+from .game import Game
+from .startpos import start_fen
+
+RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
+SEVEN_TAGS = ("Event", "Site", "Date", "Round", "White", "Black", "Result")
+VARIANTS = {"chess960": "chess960", "chess 960": "chess960", "fischerandom": "chess960",
+            "fischer random": "chess960", "lrs": "lrs", "standard": "classical"}
+
+
+def game_pgn(game, tags=None):
+    """The game as PGN text, moves in our own SAN, wrapped at 80 columns."""
+    tags = dict(tags or {})
+    values = {"Event": "micro960 game", "Site": "?", "Date": "????.??.??", "Round": "-",
+              "White": "?", "Black": "?", "Result": game.result()}
+    values.update(tags)
+    values["Result"] = game.result()
+    lines = ['[%s "%s"]' % (name, _escape(values.pop(name))) for name in SEVEN_TAGS]
+    if game.rules.name != "classical":
+        values["Variant"] = "LRS" if game.rules.name == "lrs" else "Chess960"
+    if game.start_fen.split()[:4] != game.rules.start_fen(518).split()[:4] or "Variant" in values:
+        values["SetUp"] = "1"
+        values["FEN"] = game.start_fen
+    for name in ("Variant", "SetUp", "FEN"):
+        if name in values:
+            lines.append('[%s "%s"]' % (name, _escape(values.pop(name))))
+    for name in values:
+        lines.append('[%s "%s"]' % (name, _escape(values[name])))
+    lines.append("")
+    lines += _wrap(_movetext(game))
+    return "\n".join(lines) + "\n"
+
+
+def _escape(value):
+    return str(value).replace("\\", "\\\\").replace('"', '\\"')
+
+
+def _movetext(game):
+    words = []
+    number = int(game.start_fen.split()[5])
+    white_first = game.start_fen.split()[1] == "w"
+    for i, text in enumerate(game.san_moves()):
+        white = (i % 2 == 0) == white_first
+        if white:
+            words.append("%d." % number)
+        elif i == 0:
+            words.append("%d..." % number)
+        words.append(text)
+        if not white:
+            number += 1
+    words.append(game.result())
+    return words
+
+
+def _wrap(words, width=80):
+    lines, line = [], ""
+    for word in words:
+        if line and len(line) + 1 + len(word) > width:
+            lines.append(line)
+            line = word
+        else:
+            line = line + " " + word if line else word
+    if line:
+        lines.append(line)
+    return lines
+
+
+class PgnReader:
+    """Splits a stream of PGN lines into games of (tags, move tokens)."""
+
+    def __init__(self):
+        self.tags = {}
+        self.tokens = []
+        self.brace = False  # inside a { comment }
+        self.depth = 0  # inside ( variations )
+        self.in_moves = False
+
+    def feed(self, line):
+        """Take one line; return a finished (tags, tokens) game or None."""
+        done = None
+        stripped = line.strip()
+        if not self.brace and stripped.startswith("%"):
+            return None
+        if not self.brace and self.depth == 0 and stripped.startswith("["):
+            if self.in_moves:
+                done = self.finish()
+            self._tag(stripped)
+            return done
+        word = ""
+        for ch in line:
+            if self.brace:
+                self.brace = ch != "}"
+            elif ch == "{":
+                self.brace = True
+            elif ch == ";":
+                break
+            elif ch == "(":
+                self.depth += 1
+            elif ch == ")":
+                self.depth = max(0, self.depth - 1)
+            elif self.depth:
+                continue
+            elif ch in " \t\r\n.":
+                if ch == "." and word and not word.isdigit():
+                    word += ch
+                    continue
+                self._word(word)
+                word = ""
+                continue
+            else:
+                word += ch
+                continue
+            self._word(word)
+            word = ""
+        self._word(word)
+        if self.tokens and self.tokens[-1] in RESULTS:
+            return self.finish()
+        return done
+
+    def _tag(self, text):
+        body = text.strip("[]").strip()
+        name, _, value = body.partition(" ")
+        value = value.strip()
+        if value.startswith('"') and value.endswith('"') and len(value) >= 2:
+            value = value[1:-1].replace('\\"', '"').replace("\\\\", "\\")
+        self.tags[name] = value
+
+    def _word(self, word):
+        if not word or word.isdigit() or word.startswith("$"):
+            return
+        if word in ("!", "?", "!!", "??", "!?", "?!"):
+            return
+        self.in_moves = True
+        self.tokens.append(word)
+
+    def finish(self):
+        """Return the game read so far (or None if there is none) and reset."""
+        if not self.tokens and not self.tags:
+            return None
+        game = (self.tags, self.tokens)
+        self.tags, self.tokens = {}, []
+        self.brace, self.depth, self.in_moves = False, 0, False
+        return game
+
+
+def read_games(lines):
+    """Yield (tags, move tokens) for every game in an iterable of lines."""
+    reader = PgnReader()
+    for line in lines:
+        game = reader.feed(line)
+        if game:
+            yield game
+    game = reader.finish()
+    if game:
+        yield game
+
+
+def replay(tags, tokens):
+    """Replay one game's moves; return (game, error or None).
+
+    On an illegal or unreadable move the game stops there and the error
+    names the move number and the text.
+    """
+    variant = VARIANTS.get(tags.get("Variant", "").lower(), "chess960")
+    game = Game(variant, tags.get("FEN") or start_fen("RNBQKBNR"))
+    for token in tokens:
+        if token in RESULTS:
+            break
+        try:
+            game.play(token.rstrip("."))
+        except ValueError as e:
+            number = game.pos.fullmove
+            dots = "." if game.pos.side == 8 else "..."
+            return game, "move %d%s %s: %s" % (number, dots, token, e)
+    return game, None
+
+
+def replay_command(path, write_pgn=False, out=None):
+    """`micro960 replay FILE [--pgn]`: one `RESULT XFEN` line per game, or PGN."""
+    out = out or sys.stdout
+    errors = 0
+    try:
+        stream = open(path)
+    except OSError:
+        out.write("error: cannot read %s\n" % path)
+        return 2
+    number = 0
+    with stream:
+        for tags, tokens in read_games(stream):
+            number += 1
+            try:
+                game, error = replay(tags, tokens)
+            except ValueError as e:
+                game, error = None, "bad FEN tag: %s" % e
+            if error:
+                errors += 1
+                # With --pgn the games go to stdout, so errors go beside them.
+                (sys.stderr if write_pgn else out).write("error game %d, %s\n" % (number, error))
+            if game is None:
+                continue
+            if write_pgn:
+                out.write(game_pgn(game, tags) + "\n")
+            elif not error:
+                out.write("%s %s\n" % (game.result(), game.pos.fen()))
+    return 1 if errors else 0

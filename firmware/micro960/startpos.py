@@ -1,0 +1,118 @@
+"""Start positions: SP number <-> back rank, random and die-roll set-ups.
+
+SP numbers follow the standard (Scharnagl) scheme: SP 518 = RNBQKBNR,
+SP 0 = BBQNNRKR, SP 959 = RKRNNQBB.
+"""
+import random
+
+CLASSICAL_SP = 518
+
+# Where the two knights go among the five squares left after bishops and queen.
+KNIGHT_PLACES = ((0, 1), (0, 2), (0, 3), (0, 4), (1, 2), (1, 3), (1, 4), (2, 3), (2, 4), (3, 4))
+
+
+def backrank(sp):
+    """SP number -> back rank, e.g. backrank(518) == 'RNBQKBNR'."""
+    if not 0 <= sp <= 959:
+        raise ValueError("SP numbers run from 0 to 959")
+    rank = [""] * 8
+    sp, light = divmod(sp, 4)
+    rank[2 * light + 1] = "B"
+    sp, dark = divmod(sp, 4)
+    rank[2 * dark] = "B"
+    knights, queen = divmod(sp, 6)
+    _fill(rank, queen, "Q")
+    first, second = KNIGHT_PLACES[knights]
+    _fill(rank, second, "N")  # the later square first, so `first` still counts right
+    _fill(rank, first, "N")
+    for letter in "RKR":
+        _fill(rank, 0, letter)
+    return "".join(rank)
+
+
+def _fill(rank, index, letter):
+    """Put `letter` on the index-th empty square from the a-file."""
+    for file in range(8):
+        if not rank[file]:
+            if index == 0:
+                rank[file] = letter
+                return
+            index -= 1
+    raise ValueError("no empty square left")
+
+
+def sp_number(rank):
+    """Back rank -> SP number; ValueError if it is not a Chess960 start rank."""
+    rank = rank.upper()
+    if len(rank) != 8 or sorted(rank) != sorted("RNBQKBNR"):
+        raise ValueError("a back rank has R, N, B, Q, K, B, N, R in some order: " + rank)
+    bishops = [f for f in range(8) if rank[f] == "B"]
+    if bishops[0] % 2 == bishops[1] % 2:
+        raise ValueError("bishops must stand on opposite colours: " + rank)
+    rooks_king = [rank[f] for f in range(8) if rank[f] in "RK"]
+    if rooks_king != ["R", "K", "R"]:
+        raise ValueError("the king must stand between the rooks: " + rank)
+    light = [f for f in bishops if f % 2][0] // 2
+    dark = [f for f in bishops if not f % 2][0] // 2
+    rest = [rank[f] for f in range(8) if rank[f] != "B"]
+    queen = rest.index("Q")
+    rest = [c for c in rest if c != "Q"]
+    knights = KNIGHT_PLACES.index(tuple(i for i in range(5) if rest[i] == "N"))
+    return light + 4 * dark + 16 * queen + 96 * knights
+
+
+def uniform(n, rng=random):
+    """A uniform random integer in 0..n-1 using only getrandbits (all ports have it)."""
+    bits = 1
+    while (1 << bits) < n:
+        bits += 1
+    while True:
+        x = rng.getrandbits(bits)
+        if x < n:
+            return x
+
+
+def random_sp(rng=random):
+    return uniform(960, rng)
+
+
+def sp_from_dice(rolls):
+    """Bodlaender's die procedure: an iterable of die rolls (1-6) -> SP number.
+
+    In order: the dark-squared bishop (1-4 = a, c, e, g; re-roll 5 and 6),
+    the light-squared bishop (1-4 = b, d, f, h; re-roll 5 and 6), the queen
+    on the n-th empty square (1-6), a knight on the n-th empty square (1-5;
+    re-roll 6), the other knight (1-4; re-roll 5 and 6); the king then goes
+    between the rooks on the last three squares. Raises ValueError when the
+    rolls run out or one is not 1-6.
+    """
+    rolls = iter(rolls)
+    rank = [""] * 8
+    dark = _roll(rolls, 4) - 1
+    rank[2 * dark] = "B"
+    light = _roll(rolls, 4) - 1
+    rank[2 * light + 1] = "B"
+    _fill(rank, _roll(rolls, 6) - 1, "Q")
+    _fill(rank, _roll(rolls, 5) - 1, "N")
+    _fill(rank, _roll(rolls, 4) - 1, "N")
+    for letter in "RKR":
+        _fill(rank, 0, letter)
+    return sp_number("".join(rank))
+
+
+def _roll(rolls, highest):
+    """The next roll that is at most `highest`; higher ones are re-rolled."""
+    for roll in rolls:
+        if not 1 <= roll <= 6:
+            raise ValueError("a die shows 1 to 6, not " + str(roll))
+        if roll <= highest:
+            return roll
+    raise ValueError("more die rolls needed")
+
+
+def start_fen(white_rank, black_rank=None, castling=True):
+    """FEN of a start position from back ranks (Black mirrors White by default)."""
+    black_rank = black_rank or white_rank
+    rights = "KQkq" if castling else "-"
+    return "%s/pppppppp/8/8/8/8/PPPPPPPP/%s w %s - 0 1" % (
+        black_rank.lower(), white_rank.upper(), rights)
