@@ -147,6 +147,7 @@ def perft_batch(stdin, stdout):
     """One count (or `error <reason>`) per FEN<TAB>DEPTH line; blank lines are skipped."""
     pos = Position()
     buf = None
+    flush = getattr(stdout, "flush", None)  # not every port's stdout has one
     while True:
         line = stdin.readline()
         if not line:
@@ -164,7 +165,8 @@ def perft_batch(stdin, stdout):
         except ValueError as e:
             answer = "error %s" % e
         stdout.write(answer + "\n")
-        stdout.flush()  # a program feeding us lines waits for each answer
+        if flush:
+            flush()  # a program feeding us lines waits for each answer
     return 0
 
 

@@ -22,3 +22,14 @@ except ImportError:
         viper = native
 
 const = micropython.const
+
+_ITEM_SIZES = {"b": 1, "B": 1, "h": 2, "H": 2, "i": 4, "I": 4}
+
+
+def zeros(typecode, count):
+    """An array of `count` zeros, made without a temporary list.
+
+    Both runtimes copy a bytes initializer into an array as raw memory.
+    """
+    from array import array
+    return array(typecode, bytes(count * _ITEM_SIZES[typecode]))

@@ -7,6 +7,7 @@
 """
 from array import array
 
+from .compat import zeros
 from .movegen import legal_moves, move_buffer
 from .notation import parse_move, san, uci_text, side_name
 from .position import BISHOP, KING, KNIGHT, OFF, WHITE, Position, TO64, ep_key
@@ -16,6 +17,10 @@ WHITE_WINS = "1-0"
 BLACK_WINS = "0-1"
 DRAW = "1/2-1/2"
 UNDECIDED = "*"
+
+# Positions kept for repetition: every position since the last capture or
+# pawn move, which the 75-move rule limits to 151.
+REMEMBERED = 152
 
 
 class Game:
@@ -33,7 +38,9 @@ class Game:
         self.pos.set_fen(fen)  # raises ValueError before anything changes
         self.start_fen = self.pos.fen(ep_when="pseudo")
         self.moves = array("H")
-        self.keys = array("i")  # two keys per position, see _remember
+        # Two independent 30-bit keys per position, in rings indexed by ply.
+        self.keys = zeros("i", REMEMBERED)
+        self.checks = zeros("i", REMEMBERED)
         self.ended = None  # (result, reason) after resignation or a claim
         self._remember()
 
@@ -69,7 +76,6 @@ class Game:
         moves = self.moves[:-1]
         self.pos.set_fen(self.start_fen)
         self.moves = array("H")
-        self.keys = array("i")
         self._remember()
         for move in moves:
             self.push(move)
@@ -83,22 +89,25 @@ class Game:
         check = pos.side + pos.rights * 32
         for sq in range(21, 99):
             check = (check * 31 + pos.board[sq]) & 0x3FFFFFFF
-        self.keys.append(key)
-        self.keys.append(check)
+        i = len(self.moves) % REMEMBERED
+        self.keys[i] = key
+        self.checks[i] = check
 
     # ------------------------------------------------------------- results
 
     def repetitions(self):
         """How often the current position has stood on the board (1 = first time)."""
         keys = self.keys
-        last = len(keys) - 2
+        checks = self.checks
+        ply = len(self.moves)
+        now = ply % REMEMBERED
         count = 0
-        i = last
-        oldest = max(0, last - 2 * self.pos.halfmove)
-        while i >= oldest:
-            if keys[i] == keys[last] and keys[i + 1] == keys[last + 1]:
+        # Only positions since the last capture or pawn move can repeat, and
+        # only every second one has the same side to move.
+        for back in range(0, min(self.pos.halfmove, ply, REMEMBERED - 1) + 1, 2):
+            i = (ply - back) % REMEMBERED
+            if keys[i] == keys[now] and checks[i] == checks[now]:
                 count += 1
-            i -= 4  # the same side to move stands every second position
         return count
 
     def outcome(self):

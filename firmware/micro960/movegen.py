@@ -3,8 +3,7 @@
 Moves are written into a caller's preallocated `array('H')` from an index
 and the new end index is returned, so generating allocates nothing.
 """
-from array import array
-
+from .compat import zeros
 from .position import (
     BISHOP_STEPS, BLACK, BOTH, CASTLE, DOUBLE_PUSH, EN_PASSANT, KING, KING_STEPS,
     KNIGHT, KNIGHT_STEPS, PAWN, PROMOTE_N, PROMOTE_Q, SLIDER_STEPS,
@@ -30,10 +29,9 @@ _pin = bytearray(120)  # step (+12) of the pin line through a pinned piece
 _pinned = bytearray(8)  # which squares _pin marks, to clear them cheaply
 
 
-def move_buffer(size=MAX_MOVES * 16):
+def move_buffer(size=MAX_MOVES):
     """A move list buffer: room for `size` moves."""
-    # array() copies a bytes initializer as raw memory: two bytes per move.
-    return array("H", bytes(2 * size))
+    return zeros("H", size)
 
 
 def pseudo_moves(pos, buf, n):

@@ -7,7 +7,7 @@ Castling is "king takes own rook": its to-square is the rook's square.
 """
 from array import array
 
-from .compat import const
+from .compat import const, zeros
 
 PAWN = const(1)
 KNIGHT = const(2)
@@ -57,7 +57,7 @@ SLIDER_STEPS = ((), (), (), BISHOP_STEPS, ROOK_STEPS, KING_STEPS)
 
 def _zobrist_keys(count, seed):
     """Deterministic 30-bit keys: they stay small ints on a 32-bit MicroPython."""
-    keys = array("i", range(count))
+    keys = zeros("i", count)
     x = seed
     for i in range(count):
         x ^= (x << 13) & 0xFFFFFFFF
@@ -132,8 +132,8 @@ class Position:
         self._ep = bytearray(stack_size)
         self._rights = bytearray(stack_size)
         self._captured = bytearray(stack_size)
-        self._halfmove = array("H", range(stack_size))
-        self._key = array("i", range(stack_size))
+        self._halfmove = zeros("H", stack_size)
+        self._key = zeros("i", stack_size)
         # Rules switches; see rules.py.
         self.castling = True
         self.en_passant = True
@@ -279,7 +279,7 @@ class Position:
         if not self.ep:
             return False
         from .movegen import legal_moves
-        buf = array("H", range(256))
+        buf = zeros("H", 256)
         for i in range(legal_moves(self, buf, 0)):
             if buf[i] >> 12 == EN_PASSANT:
                 return True
@@ -340,6 +340,8 @@ class Position:
                 self._remove(to, captured)
                 key ^= Z_PIECE[((captured - 9) << 6) | TO64[to]]
                 self.halfmove = 0
+                if captured & 7 == KING:  # only under LRS rules
+                    self.kings[captured >> 4] = 0
             elif piece & 7 == PAWN:
                 self.halfmove = 0
             else:
@@ -424,6 +426,8 @@ class Position:
             b[to] = captured
             if captured:
                 self._add(to, captured)
+                if captured & 7 == KING:
+                    self.kings[captured >> 4] = to
             if piece & 7 == KING:
                 self.kings[us >> 4] = fr
             elif flag == EN_PASSANT:

@@ -1,0 +1,38 @@
+"""LRS chess: no castling, no en passant, queen promotions, king capture wins."""
+from micro960.game import Game
+
+from support import raises
+
+
+def play(game, moves):
+    for text in moves.split():
+        game.play(text)
+    return game
+
+
+def test_lrs_rules():
+    game = Game("lrs")
+    assert game.pos.fen().split()[2] == "-"
+    # No check: the king may walk into attack, and capturing it wins.
+    game = Game("lrs", "4k3/8/8/8/8/8/3r4/4K3 w - - 0 1")
+    game.play("Kd1")
+    game.play("Rxd1")
+    assert (game.result(), game.reason()) == ("0-1", "White's king was captured")
+    # Promotion is to a queen only, and "e8" means it.
+    game = Game("lrs", "k7/4P3/8/8/8/8/8/K7 w - - 0 1")
+    assert len([m for m in game.legal_moves() if m >> 12 >= 4]) == 1
+    game.play("e8")
+    assert game.pos.fen().split()[0] == "k3Q3/8/8/8/8/8/8/K7"
+    # No en passant.
+    game = Game("lrs", "k7/3p4/8/4P3/8/8/8/K7 b - - 0 1")
+    game.play("d5")
+    assert raises(ValueError, game.play, "exd6")
+    # No move loses, instead of stalemate: every black piece is blocked.
+    game = Game("lrs", "kb6/prp5/PpP5/1P6/8/8/8/7K b - - 0 1")
+    assert (game.result(), game.reason()) == ("1-0", "Black has no move")
+    # Repetition and dead positions do not end it; 1024 plies do.
+    game = Game("lrs", "k7/8/8/8/8/8/8/K7 w - - 0 1")
+    assert game.result() == "*"
+    for i in range(256):
+        play(game, "Kb1 Kb8 Ka1 Ka8")
+    assert (game.result(), game.reason()) == ("1/2-1/2", "1024 plies played")

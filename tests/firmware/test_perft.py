@@ -1,0 +1,63 @@
+"""perft against published counts, on CPython (pytest) and MicroPython (mprun).
+
+The reference tables are read a line at a time: perft960.tsv whole would not
+fit a 64K MicroPython heap. MICRO960_DATA names their directory.
+"""
+from micro960 import movegen
+from micro960.position import Position
+
+from support import tsv_rows
+
+MAX_DEPTH = 3
+
+# Columns of perft_std.tsv and perft960.tsv.
+STD_FEN, STD_DEPTH, STD_PUBLISHED, STD_STATUS = 1, 2, 3, 8
+SP, SP_FEN, SP_D2, SP_D3 = 0, 1, 3, 4
+
+
+def check(pos, fen, depth, expected, buf):
+    pos.set_fen(fen)
+    nodes = movegen.perft(pos, depth, buf)
+    assert nodes == expected, "perft(%s, %d) = %d, expected %d" % (fen, depth, nodes, expected)
+
+
+def test_perft_standard_positions():
+    pos = Position()
+    buf = movegen.move_buffer(movegen.MAX_MOVES * MAX_DEPTH)
+    checked = 0
+    for row in tsv_rows("perft_std.tsv"):
+        depth = int(row[STD_DEPTH])
+        if row[STD_STATUS] == "OK" and depth <= MAX_DEPTH:
+            check(pos, row[STD_FEN], depth, int(row[STD_PUBLISHED]), buf)
+            checked += 1
+    assert checked >= 18, checked
+
+
+def test_perft960_depth2_every_start_position():
+    pos = Position()
+    buf = movegen.move_buffer(movegen.MAX_MOVES * 2)
+    checked = 0
+    for row in tsv_rows("perft960.tsv"):
+        check(pos, row[SP_FEN], 2, int(row[SP_D2]), buf)
+        checked += 1
+    assert checked == 960, checked
+
+
+def test_perft960_depth3_every_20th_start_position():
+    pos = Position()
+    buf = movegen.move_buffer(movegen.MAX_MOVES * 3)
+    checked = 0
+    for row in tsv_rows("perft960.tsv"):
+        if int(row[SP]) % 20 == 0:
+            check(pos, row[SP_FEN], 3, int(row[SP_D3]), buf)
+            checked += 1
+    assert checked == 48, checked
+
+
+def test_perft_undoes_every_move():
+    pos = Position("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1")
+    before = pos.fen(shredder=True)
+    key = pos.key
+    movegen.perft(pos, 2, movegen.move_buffer(movegen.MAX_MOVES * 2))
+    assert pos.fen(shredder=True) == before
+    assert pos.key == key
