@@ -23,6 +23,11 @@ except ImportError:
 
 const = micropython.const
 
+# Viper's pointer types name buffers in function annotations; CPython
+# evaluates annotations, so the names must exist (the buffers are indexed
+# the same way on both runtimes).
+ptr8 = ptr16 = ptr32 = bytearray
+
 _ITEM_SIZES = {"b": 1, "B": 1, "h": 2, "H": 2, "i": 4, "I": 4}
 
 

@@ -52,14 +52,17 @@ def test_replay_command_reports_errors_and_goes_on():
     with open(tmp, "w") as f:
         f.write(SAMPLE)
     out = Lines()
-    assert replay_command(tmp, out=out) == 1
+    try:
+        code = replay_command(tmp, out=out)
+    finally:
+        import os
+        os.remove(tmp)
+    assert code == 1
     lines = out.text.split("\n")
     assert lines[0] == "* rnbq1rk1/pppp1ppp/5n2/2b1p3/2B1P3/5N2/PPPP1PPP/RNBQ1RK1 w - - 6 5"
     assert lines[1] == "error game 2, move 2. Ke3: illegal move: Ke3"
     assert lines[2] == "0-1 rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3"
     assert replay_command("no-such-file.pgn", out=Lines()) == 2
-    import os
-    os.remove(tmp)
 
 
 def test_written_pgn_reads_back_to_the_same_game():

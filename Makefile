@@ -1,0 +1,32 @@
+# make play   play against the engine (MicroPython unix port, 192K heap)
+# make test   the whole test suite, on CPython and on MicroPython
+# make bench  perft speed on both runtimes beside python-chess
+#
+# The first run makes .venv and installs requirements.txt and this project;
+# later runs reinstall only when requirements.txt or pyproject.toml change.
+
+PYTHON ?= python3
+VENV := .venv
+STAMP := $(VENV)/requirements.stamp
+
+.PHONY: setup play test bench clean
+
+setup: $(STAMP)
+
+$(STAMP): requirements.txt pyproject.toml
+	test -x $(VENV)/bin/python || $(PYTHON) -m venv $(VENV)
+	$(VENV)/bin/python -m pip install --quiet -r requirements.txt
+	$(VENV)/bin/python -m pip install --quiet -e .
+	touch $@
+
+play: $(STAMP)
+	$(VENV)/bin/micro960 play $(ARGS)
+
+test: $(STAMP)
+	$(VENV)/bin/python -m pytest -q tests
+
+bench: $(STAMP)
+	$(VENV)/bin/micro960 bench --perft
+
+clean:
+	rm -rf build .pytest_cache

@@ -1,0 +1,1 @@
+"""CPython-only tools around the firmware: the `micro960` command."""

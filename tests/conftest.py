@@ -1,0 +1,36 @@
+"""Shared set-up for the whole suite.
+
+Puts firmware/ (the micro960 package) and tests/firmware/ (the firmware test
+modules and their helpers) on sys.path, and tells firmware tests where the
+reference data is through the MICRO960_DATA environment variable, the same
+way tests/mprun.py does on MicroPython. The data lives in ../shared/data
+beside the repository unless MICRO960_DATA already says otherwise.
+"""
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+FIRMWARE = REPO / "firmware"
+FIRMWARE_TESTS = REPO / "tests" / "firmware"
+DATA = Path(os.environ.get("MICRO960_DATA") or REPO.parent / "shared" / "data").resolve()
+
+for _path in (str(FIRMWARE), str(FIRMWARE_TESTS), str(REPO)):
+    if _path not in sys.path:
+        sys.path.insert(0, _path)
+os.environ["MICRO960_DATA"] = str(DATA)
+
+
+@pytest.fixture(scope="session")
+def repo_root():
+    return REPO
+
+
+@pytest.fixture(scope="session")
+def data_dir():
+    if not DATA.is_dir():
+        pytest.fail("reference data not found at %s (set MICRO960_DATA)" % DATA)
+    return DATA
+

@@ -1,0 +1,182 @@
+"""The `micro960` text commands, run as a user would, on both runtimes.
+
+Each case runs `python3 -m host_tools ...` in a subprocess, once with
+--runtime cpython and once with --runtime micropython (the firmware compiled
+to .mpy on the MicroPython unix port, 64K heap).
+"""
+import subprocess
+import sys
+from pathlib import Path
+
+import chess
+import pytest
+
+from host_tools.bench import chess_perft
+from micro960 import commands
+
+REPO = Path(__file__).resolve().parent.parent
+RUNTIMES = ("cpython", "micropython")
+
+START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
+POSITION4 = "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1"
+# Chess960 castling: the king standing still (g1h1), the king's square
+# attacked only once the rook has left it (no c-side castle), rooks inside.
+CASTLING_960 = (
+    "2r3kr/8/8/8/8/8/8/2R3KR w HChc - 0 1",
+    "1r2k1r1/pppppppp/8/8/8/8/PPPPPPPP/1R2K1R1 w GBgb - 0 1",
+    "1r3kr1/8/8/8/8/8/8/2R2K1R w HCgb - 0 1",
+)
+
+
+def micro960(args, runtime="cpython", input=None):
+    command = [sys.executable, "-m", "host_tools"] + list(args) + ["--runtime", runtime]
+    return subprocess.run(
+        command, cwd=REPO, input=input, capture_output=True, text=True, timeout=300,
+        stdin=subprocess.DEVNULL if input is None else None)
+
+
+def last_line(result):
+    assert result.returncode == 0, result.stdout + result.stderr
+    return result.stdout.strip().split("\n")[-1]
+
+
+def read_table(path):
+    lines = Path(path).read_text().splitlines()
+    columns = lines[0].split("\t")
+    return [dict(zip(columns, line.split("\t"))) for line in lines[1:] if line]
+
+
+@pytest.mark.parametrize("runtime", RUNTIMES)
+def test_perft_prints_the_node_count_last(runtime):
+    assert last_line(micro960(["perft", START, "3"], runtime)) == "8902"
+    # The FEN may also come as separate words.
+    assert last_line(micro960(["perft"] + KIWIPETE.split() + ["2"], runtime)) == "2039"
+    assert last_line(micro960(["perft", START, "0"], runtime)) == "1"
+
+
+@pytest.mark.parametrize("runtime", RUNTIMES)
+@pytest.mark.parametrize("fen", (KIWIPETE, POSITION4) + CASTLING_960)
+def test_perft_divide_agrees_with_python_chess(runtime, fen):
+    result = micro960(["perft", fen, "2", "--divide"], runtime)
+    lines = result.stdout.strip().split("\n")
+    ours = dict(line.split(": ") for line in lines[:-1])
+    board = chess.Board(fen, chess960=True)
+    theirs = {}
+    for move in board.legal_moves:
+        board.push(move)
+        theirs[board.peek().uci()] = str(board.legal_moves.count())
+        board.pop()
+    # python-chess writes Chess960 castling as king takes rook, as we do.
+    assert ours == theirs
+    assert lines[:-1] == sorted(lines[:-1])
+    assert int(lines[-1]) == sum(int(n) for n in theirs.values())
+
+
+def test_divide_writes_castling_as_king_takes_rook_and_promotions_with_a_letter():
+    moves = micro960(["perft", KIWIPETE, "1", "--divide"]).stdout
+    assert "e1h1: 1" in moves and "e1a1: 1" in moves
+    promotions = micro960(["perft", "7k/P7/8/8/8/8/8/K7 w - - 0 1", "1", "--divide"]).stdout
+    assert [line for line in promotions.split("\n") if line.startswith("a7a8")] == [
+        "a7a8b: 1", "a7a8n: 1", "a7a8q: 1", "a7a8r: 1"]
+
+
+@pytest.mark.parametrize("runtime", RUNTIMES)
+def test_perft_batch_answers_each_line(runtime):
+    lines = [
+        START + "\t3",
+        "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1\t2",
+        "",  # blank lines are skipped
+        "not a fen\t2",
+        START + "\tdeep",
+        START,
+        KIWIPETE + " 1",  # a space instead of the tab works too
+        START + "\t-1",
+    ]
+    result = micro960(["perft", "--batch"], runtime, input="\n".join(lines) + "\n")
+    assert result.returncode == 0, result.stdout + result.stderr
+    answers = result.stdout.split("\n")
+    assert answers[-1] == ""
+    answers = answers[:-1]
+    assert answers[:2] == ["8902", "400"]
+    assert [answer.split(" ")[0] for answer in answers[2:]] == [
+        "error", "error", "error", "48", "error"]
+    assert "FEN" in answers[2] and "depth" in answers[3] and "depth" in answers[6]
+
+
+@pytest.mark.parametrize("runtime", RUNTIMES)
+def test_startpos_matches_the_table(runtime, data_dir):
+    table = {row["sp"]: row for row in read_table(data_dir / "sp960.tsv")}
+    for number in ("0", "518", "959", "1", "777"):
+        row = table[number]
+        line = last_line(micro960(["startpos", number], runtime))
+        assert line == "%s %s %s" % (number, row["backrank"], row["xfen"])
+
+
+def test_startpos_random_is_a_real_start_position(data_dir):
+    table = {row["sp"]: row for row in read_table(data_dir / "sp960.tsv")}
+    number, backrank, fen = last_line(micro960(["startpos", "random"])).split(" ", 2)
+    assert table[number]["backrank"] == backrank and table[number]["xfen"] == fen
+
+
+BAD_INPUT = [
+    ["perft", "not a fen", "2"],
+    ["perft", START.replace("KQkq", "KQkqX"), "2"],
+    ["perft", START, "x"],
+    ["perft", START, "-1"],
+    ["perft", START],
+    ["perft"],
+    ["perft", START, "2", "--frobnicate"],
+    ["perft", "--batch", "extra"],
+    ["startpos", "960"],
+    ["startpos", "-1"],
+    ["startpos", "abc"],
+    ["startpos"],
+    ["replay"],
+]
+
+
+@pytest.mark.parametrize("runtime", RUNTIMES)
+@pytest.mark.parametrize("args", BAD_INPUT, ids=lambda args: " ".join(args)[:40])
+def test_bad_input_gives_one_error_line_and_no_traceback(runtime, args):
+    result = micro960(args, runtime)
+    assert result.returncode != 0
+    assert "Traceback" not in result.stdout + result.stderr
+    assert result.stdout == ""
+    error = result.stderr.strip().split("\n")
+    assert len(error) == 1 and error[0].startswith("error: "), result.stderr
+
+
+def test_too_small_a_heap_is_reported_not_a_traceback():
+    result = micro960(["startpos", "518", "--heap", "16K"], "micropython")
+    assert result.returncode == 1
+    assert "Traceback" not in result.stdout + result.stderr
+    assert "--heap" in result.stderr
+
+
+def test_host_command_line_errors():
+    unknown = micro960(["frobnicate"])
+    assert unknown.returncode == 2 and "Traceback" not in unknown.stderr
+    assert micro960(["perft", START, "1", "--heap", "lots"]).returncode == 2
+    assert micro960(["--help"]).returncode == 0  # --runtime after it is never read
+
+
+def test_plain_bench_points_to_bench_perft():
+    result = subprocess.run([sys.executable, "-m", "host_tools", "bench"], cwd=REPO,
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0 and "bench --perft" in result.stdout
+
+
+def test_commands_in_process(capsys):
+    assert commands.main(["startpos", "518"]) == 0
+    assert capsys.readouterr().out == "518 RNBQKBNR %s\n" % START
+    assert commands.main([]) == 2
+    assert commands.main(["frobnicate"]) == 2
+    assert commands.main(["help"]) == 0
+    assert "usage" in capsys.readouterr().out
+
+
+def test_python_chess_perft_used_by_the_bench():
+    assert chess_perft(chess.Board(), 0) == 1
+    assert chess_perft(chess.Board(), 2) == 400
+    assert chess_perft(chess.Board(KIWIPETE), 2) == 2039

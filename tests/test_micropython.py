@@ -1,0 +1,128 @@
+"""The firmware tests again, on the real MicroPython unix port with a 64K heap.
+
+Each tests/firmware/test_*.py module runs through tests/mprun.py on the
+`micropython` executable, importing the firmware and the test modules as
+.mpy files compiled by mpy-cross (build/mpy, build/mpy-tests), as a board
+would load them.
+"""
+import os
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+from host_tools import runtime
+
+REPO = Path(__file__).resolve().parent.parent
+MPRUN = REPO / "tests" / "mprun.py"
+FIRMWARE_TESTS = REPO / "tests" / "firmware"
+MODULES = sorted(path.stem for path in FIRMWARE_TESTS.glob("test_*.py"))
+HEAP = "64K"
+# The rules core and its tests fit 64K. A whole game with its test module
+# needs more on the 64-bit unix port, whose objects are larger than a Pico's
+# (8-byte pointers); the console loads the PGN writer and help text on top.
+HEAPS = {"test_game": "96K", "test_lrs": "96K", "test_pgn": "96K", "test_console": "128K"}
+SUMMARY = re.compile(r"(\d+) passed, (\d+) failed(, (\d+) skipped)?")
+
+
+@pytest.fixture(scope="session")
+def mpy_paths():
+    """Compile firmware and firmware tests; the two directories for mprun's --path."""
+    try:
+        firmware = runtime.build_firmware()
+        runtime.compile_tree(FIRMWARE_TESTS, runtime.TESTS_MPY)
+    except runtime.ToolMissing as e:
+        pytest.fail(str(e))
+    return [str(firmware), str(runtime.TESTS_MPY)]
+
+
+def mprun(args, data_dir, python=None, heap=HEAP):
+    """Run mprun.py on MicroPython (or on `python`); the CompletedProcess."""
+    env = {"MICRO960_DATA": str(data_dir)}
+    if python:
+        import subprocess
+        return subprocess.run([python, str(MPRUN)] + args, capture_output=True, text=True,
+                              env=dict(os.environ, **env), cwd=REPO, timeout=600)
+    return runtime.run_micropython([MPRUN] + args, heap=heap, env=env, cwd=REPO, timeout=600)
+
+
+@pytest.mark.parametrize("module", MODULES)
+def test_firmware_module_on_micropython(module, mpy_paths, data_dir):
+    args = []
+    for path in mpy_paths:
+        args += ["--path", path]
+    result = mprun(args + [module], data_dir, heap=HEAPS.get(module, HEAP))
+    output = result.stdout + result.stderr
+    assert result.returncode == 0, output
+    summary = SUMMARY.fullmatch(result.stdout.strip().split("\n")[-1])
+    assert summary, output
+    assert int(summary.group(1)) > 0 and summary.group(2) == "0", output
+
+
+DEMO_TESTS = '''
+class SkipTest(Exception):
+    pass
+
+def test_passes():
+    assert 1 + 1 == 2
+
+def test_fails():
+    assert 1 + 1 == 3, "arithmetic"
+
+def test_skips():
+    raise SkipTest("not here")
+
+def helper_is_not_a_test():
+    raise RuntimeError
+'''
+
+
+@pytest.mark.parametrize("python", [None, sys.executable], ids=["micropython", "cpython"])
+def test_mprun_reports_each_test_and_fails_on_a_failure(tmp_path, data_dir, python):
+    (tmp_path / "test_demo.py").write_text(DEMO_TESTS)
+    result = mprun(["--path", str(tmp_path), "test_demo"], data_dir, python)
+    lines = result.stdout.strip().split("\n")
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert lines[-1] == "1 passed, 1 failed, 1 skipped"
+    assert "FAIL test_fails: AssertionError('arithmetic'" in result.stdout
+    assert any(line.startswith("ok test_passes") for line in lines)
+    assert "skip test_skips: not here" in lines
+
+
+def test_mprun_reports_a_module_that_does_not_import(tmp_path, data_dir):
+    (tmp_path / "test_broken.py").write_text("import no_such_module\n")
+    result = mprun(["--path", str(tmp_path), "test_broken"], data_dir)
+    assert result.returncode == 1
+    assert result.stdout.strip().split("\n")[-1] == "0 passed, 1 failed"
+
+
+def test_run_micropython_exit_codes_and_heap():
+    assert runtime.run_micropython("print(6 * 7)").stdout == "42\n"
+    assert runtime.run_micropython("import sys; sys.exit(3)").returncode == 3
+    echo = "import sys; print(sys.stdin.readline().strip().upper())"
+    assert runtime.run_micropython(echo, input="e2e4\n").stdout == "E2E4\n"
+    heap = "import gc; gc.collect(); print(gc.mem_free() + gc.mem_alloc())"
+    assert int(runtime.run_micropython(heap, heap="64K").stdout) <= 64 * 1024
+    too_big = runtime.run_micropython("x = bytearray(100000)", heap="64K")
+    assert too_big.returncode != 0
+    assert "MemoryError" in too_big.stdout + too_big.stderr  # this build prints tracebacks on stdout
+
+
+def test_compile_tree_compiles_only_what_changed(tmp_path):
+    source = tmp_path / "src"
+    target = tmp_path / "out"
+    source.mkdir()
+    (source / "a.py").write_text("A = 1\n")
+    (source / "b.py").write_text("B = 2\n")
+    assert runtime.compile_tree(source, target) == ["a.py", "b.py"]
+    assert runtime.compile_tree(source, target) == []
+    (source / "a.py").write_text("A = 3\n")
+    os.utime(source / "a.py", ns=(1, 10**18))  # a clearly different time
+    assert runtime.compile_tree(source, target) == ["a.py"]
+    (source / "b.py").unlink()
+    runtime.compile_tree(source, target)
+    assert sorted(p.name for p in target.glob("*.mpy")) == ["a.mpy"]
+    result = runtime.run_micropython(
+        "import sys; sys.path.insert(0, %r); import a; print(a.A)" % str(target))
+    assert result.stdout == "3\n"
