@@ -28,7 +28,7 @@ FIRMWARE_COMMANDS = {
               "FEN DEPTH [--divide] | --batch (reads FEN<TAB>DEPTH lines)"),
     "startpos": ("print `N BACKRANK XFEN` for Chess960 start position N", "cpython", "64K",
                  "N (0-959) | random"),
-    "replay": ("replay a PGN file: one `RESULT XFEN` line per game", "cpython", "64K",
+    "replay": ("replay a PGN file: one `RESULT XFEN` line per game", "cpython", "128K",
                "FILE.pgn [--pgn]"),
 }
 

@@ -17,7 +17,8 @@ read line by line.
 import sys
 
 from . import movegen, startpos
-from .position import PROMOTE_N, TO120, Position, square_name
+from .notation import uci_text
+from .position import Position
 
 USAGE = (
     "usage: perft FEN DEPTH [--divide] | perft --batch | startpos N|random"
@@ -84,15 +85,6 @@ def _split_flags(args, allowed):
 
 # ------------------------------------------------------------------- perft
 
-def move_text(pos, move):
-    """A move as UCI text: e2e4, e7e8q; castling as king takes rook (e1h1)."""
-    text = square_name(TO120[move & 63]) + square_name(TO120[(move >> 6) & 63])
-    flag = move >> 12
-    if flag >= PROMOTE_N:
-        text += "nbrq"[flag - PROMOTE_N]
-    return text
-
-
 def parse_depth(text):
     try:
         depth = int(text)
@@ -136,7 +128,7 @@ def perft_divide(pos, depth, buf):
         count = movegen.perft(pos, depth - 1, buf, end)
         pos.pop(move)
         total += count
-        lines.append("%s: %d" % (move_text(pos, move), count))
+        lines.append("%s: %d" % (uci_text(pos, move), count))
     lines.sort()
     for line in lines:
         print(line)

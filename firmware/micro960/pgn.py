@@ -137,6 +137,9 @@ class PgnReader:
         if word in ("!", "?", "!!", "??", "!?", "?!"):
             return
         self.in_moves = True
+        self.token(word)
+
+    def token(self, word):
         self.tokens.append(word)
 
     def finish(self):
@@ -144,9 +147,46 @@ class PgnReader:
         if not self.tokens and not self.tags:
             return None
         game = (self.tags, self.tokens)
+        self.reset()
+        return game
+
+    def reset(self):
         self.tags, self.tokens = {}, []
         self.brace, self.depth, self.in_moves = False, 0, False
-        return game
+
+
+class Replayer(PgnReader):
+    """Plays each move as it is read, so a game's text is never held whole.
+
+    feed() and finish() give (tags, game, error) for each finished game.
+    """
+
+    def __init__(self):
+        super().__init__()
+        self.game = None
+        self.error = None
+
+    def token(self, word):
+        if self.game is None and self.error is None:
+            try:
+                self.game = start_game(self.tags)
+            except ValueError as e:
+                self.error = "bad FEN tag: %s" % e
+        if self.error or word in RESULTS:
+            self.tokens = [word] if word in RESULTS else self.tokens
+            return
+        self.error = play_token(self.game, word)
+
+    def finish(self):
+        if not self.tokens and not self.tags and self.game is None:
+            return None
+        if self.game is None and self.error is None:
+            self.token("*")  # a game with tags but no moves
+        done = (self.tags, self.game, self.error)
+        self.reset()
+        self.game = None
+        self.error = None
+        return done
 
 
 def read_games(lines):
@@ -161,51 +201,67 @@ def read_games(lines):
         yield game
 
 
+def start_game(tags):
+    """A new game from a PGN game's tags (Variant and FEN)."""
+    variant = VARIANTS.get(tags.get("Variant", "").lower(), "chess960")
+    return Game(variant, tags.get("FEN") or start_fen("RNBQKBNR"))
+
+
+def play_token(game, token):
+    """Play one SAN token; return None, or an error naming the move number."""
+    try:
+        game.play(token.rstrip("."))
+    except ValueError as e:
+        dots = "." if game.pos.side == 8 else "..."
+        return "move %d%s %s: %s" % (game.pos.fullmove, dots, token, e)
+    return None
+
+
 def replay(tags, tokens):
     """Replay one game's moves; return (game, error or None).
 
     On an illegal or unreadable move the game stops there and the error
     names the move number and the text.
     """
-    variant = VARIANTS.get(tags.get("Variant", "").lower(), "chess960")
-    game = Game(variant, tags.get("FEN") or start_fen("RNBQKBNR"))
+    game = start_game(tags)
     for token in tokens:
         if token in RESULTS:
             break
-        try:
-            game.play(token.rstrip("."))
-        except ValueError as e:
-            number = game.pos.fullmove
-            dots = "." if game.pos.side == 8 else "..."
-            return game, "move %d%s %s: %s" % (number, dots, token, e)
+        error = play_token(game, token)
+        if error:
+            return game, error
     return game, None
 
 
 def replay_command(path, write_pgn=False, out=None):
     """`micro960 replay FILE [--pgn]`: one `RESULT XFEN` line per game, or PGN."""
     out = out or sys.stdout
-    errors = 0
     try:
         stream = open(path)
     except OSError:
         out.write("error: cannot read %s\n" % path)
         return 2
-    number = 0
+    replayer = Replayer()
+    counts = [0, 0]  # games, errors
     with stream:
-        for tags, tokens in read_games(stream):
-            number += 1
-            try:
-                game, error = replay(tags, tokens)
-            except ValueError as e:
-                game, error = None, "bad FEN tag: %s" % e
-            if error:
-                errors += 1
-                # With --pgn the games go to stdout, so errors go beside them.
-                (sys.stderr if write_pgn else out).write("error game %d, %s\n" % (number, error))
-            if game is None:
-                continue
-            if write_pgn:
-                out.write(game_pgn(game, tags) + "\n")
-            elif not error:
-                out.write("%s %s\n" % (game.result(), game.pos.fen()))
-    return 1 if errors else 0
+        for line in stream:
+            _report(replayer.feed(line), counts, write_pgn, out)
+    _report(replayer.finish(), counts, write_pgn, out)
+    return 1 if counts[1] else 0
+
+
+def _report(done, counts, write_pgn, out):
+    if not done:
+        return
+    tags, game, error = done
+    counts[0] += 1
+    if error:
+        counts[1] += 1
+        # With --pgn the games go to stdout, so errors go beside them.
+        (sys.stderr if write_pgn else out).write("error game %d, %s\n" % (counts[0], error))
+    if game is None:
+        return
+    if write_pgn:
+        out.write(game_pgn(game, tags) + "\n")
+    elif not error:
+        out.write("%s %s\n" % (game.result(), game.pos.fen()))
