@@ -24,6 +24,7 @@ from . import runtime
 FIRMWARE_COMMANDS = {
     "play": ("play a game on the text console", "micropython", "192K",
              "[console options]"),
+    "uci": ("a UCI engine on stdin/stdout", "cpython", "192K", ""),
     "perft": ("count leaf nodes of the move tree", "cpython", "64K",
               "FEN DEPTH [--divide] | --batch (reads FEN<TAB>DEPTH lines)"),
     "startpos": ("print `N BACKRANK XFEN` for Chess960 start position N", "cpython", "64K",

@@ -22,7 +22,7 @@ from .position import Position
 
 USAGE = (
     "usage: perft FEN DEPTH [--divide] | perft --batch | startpos N|random"
-    " | replay FILE [--pgn] | play [options]"
+    " | replay FILE [--pgn] | play [options] | uci"
 )
 
 
@@ -207,7 +207,15 @@ def play_command(args):
     return console_main(args)
 
 
+def uci_command(args):
+    if args:
+        raise UsageError("uci takes no arguments")
+    from .uci import main as uci_main
+    return uci_main()
+
+
 COMMANDS = {
+    "uci": uci_command,
     "perft": perft_command,
     "startpos": startpos_command,
     "replay": replay_command,

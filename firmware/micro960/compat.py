@@ -38,3 +38,15 @@ def zeros(typecode, count):
     """
     from array import array
     return array(typecode, bytes(count * _ITEM_SIZES[typecode]))
+
+
+try:
+    from time import ticks_diff, ticks_ms  # noqa: F401 - MicroPython
+except ImportError:
+    from time import monotonic
+
+    def ticks_ms():
+        return int(monotonic() * 1000)
+
+    def ticks_diff(end, start):
+        return end - start

@@ -110,6 +110,18 @@ class Game:
                 count += 1
         return count
 
+    def seen_before(self, key, first, last):
+        """Did a position with this key stand `first` to `last` plies (stepping
+        by two) before the current one? The search asks this for repetitions
+        reaching back past its root."""
+        ply = len(self.moves)
+        for back in range(first, last + 1, 2):
+            if back > ply or back >= REMEMBERED:
+                return False
+            if self.keys[(ply - back) % REMEMBERED] == key:
+                return True
+        return False
+
     def outcome(self):
         """(result, reason) when the rules end the game now, else None."""
         if self.ended:

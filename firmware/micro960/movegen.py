@@ -34,8 +34,11 @@ def move_buffer(size=MAX_MOVES):
     return zeros("H", size)
 
 
-def pseudo_moves(pos, buf, n):
-    """Write the side to move's pseudo-legal moves into buf[n:]; return the end."""
+def pseudo_moves(pos, buf, n, quiet=True):
+    """Write the side to move's pseudo-legal moves into buf[n:]; return the end.
+
+    With quiet=False only captures and promotions (for quiescence search).
+    """
     b = pos.board
     us = pos.side
     squares = pos.squares
@@ -56,7 +59,7 @@ def pseudo_moves(pos, buf, n):
         if kind == PAWN:
             to = fr + forward
             if fr - promote_from < 8 and fr >= promote_from:
-                # Every pawn move from here promotes.
+                # Every pawn move from here promotes: all are noisy.
                 if b[to] == 0:
                     for flag in promotions:
                         buf[n] = f | TO64_TO[to] | flag
@@ -68,7 +71,7 @@ def pseudo_moves(pos, buf, n):
                             buf[n] = f | TO64_TO[to + side_step] | flag
                             n += 1
                 continue
-            if b[to] == 0:
+            if quiet and b[to] == 0:
                 buf[n] = f | TO64_TO[to]
                 n += 1
                 if 0 <= fr - start_lo < 8 and b[to + forward] == 0:
@@ -85,7 +88,7 @@ def pseudo_moves(pos, buf, n):
         elif kind == KNIGHT or kind == KING:
             for d in (KNIGHT_STEPS if kind == KNIGHT else KING_STEPS):
                 t = b[fr + d]
-                if not t & us:
+                if not t & us and (quiet or t):
                     buf[n] = f | TO64_TO[fr + d]
                     n += 1
         else:
@@ -93,14 +96,15 @@ def pseudo_moves(pos, buf, n):
                 to = fr + d
                 t = b[to]
                 while t == 0:
-                    buf[n] = f | TO64_TO[to]
-                    n += 1
+                    if quiet:
+                        buf[n] = f | TO64_TO[to]
+                        n += 1
                     to += d
                     t = b[to]
                 if not t & us:
                     buf[n] = f | TO64_TO[to]
                     n += 1
-    if pos.rights and pos.castling:
+    if quiet and pos.rights and pos.castling:
         n = castling_moves(pos, buf, n)
     return n
 

@@ -439,6 +439,28 @@ class Position:
         self.halfmove = self._halfmove[ply]
         self.key = self._key[ply]
 
+    def push_null(self):
+        """Pass the move to the other side (for null-move pruning); pop_null() undoes it."""
+        ply = self.ply
+        self._ep[ply] = self.ep
+        self._rights[ply] = self.rights
+        self._halfmove[ply] = self.halfmove
+        self._key[ply] = self.key
+        self.ply = ply + 1
+        key = self.key ^ Z_SIDE
+        if self.ep:
+            key ^= Z_EXTRA[4 + self.ep % 10]
+            self.ep = 0
+        self.key = key
+        self.side ^= BOTH
+
+    def pop_null(self):
+        ply = self.ply - 1
+        self.ply = ply
+        self.side ^= BOTH
+        self.ep = self._ep[ply]
+        self.key = self._key[ply]
+
     def _remove(self, sq, piece):
         c = piece >> 4
         last = 16 * c + self.counts[c] - 1

@@ -1,0 +1,64 @@
+"""Transposition table: preallocated arrays whose total size is a setting in KB."""
+from .compat import zeros
+
+ENTRY_BYTES = 9  # key 4, move 2, score 2, depth and bound 1
+DEFAULT_KB = 16
+
+EXACT = 1
+LOWER = 2  # the score is at least this (a fail-high)
+UPPER = 3  # the score is at most this (a fail-low)
+
+
+class TranspositionTable:
+    def __init__(self, kb=DEFAULT_KB):
+        self.keys = self.moves = self.scores = self.info = None
+        self.resize(kb)
+
+    def resize(self, kb):
+        """Reallocate for `kb` kilobytes (at least one entry); the old table goes first."""
+        self.keys = self.moves = self.scores = self.info = None
+        self.size = max(1, kb * 1024 // ENTRY_BYTES)
+        self.keys = zeros("i", self.size)
+        self.moves = zeros("H", self.size)
+        self.scores = zeros("h", self.size)
+        self.info = bytearray(self.size)  # depth + 1 in bits 0-5, bound in bits 6-7; 0 = empty
+
+    def clear(self):
+        info = self.info
+        for i in range(self.size):
+            info[i] = 0
+
+    def probe(self, key):
+        """The entry index for `key`, or -1."""
+        i = key % self.size
+        if self.info[i] and self.keys[i] == key:
+            return i
+        return -1
+
+    def depth(self, i):
+        return (self.info[i] & 63) - 1
+
+    def bound(self, i):
+        return self.info[i] >> 6
+
+    def store(self, key, depth, bound, score, move):
+        i = key % self.size
+        old = self.info[i]
+        # Keep a deeper entry of another position unless this one is exact.
+        if old and self.keys[i] != key and (old & 63) - 1 > depth and bound != EXACT:
+            return
+        if move == 0 and self.keys[i] == key:
+            move = self.moves[i]  # keep the best move we knew
+        self.keys[i] = key
+        self.moves[i] = move
+        self.scores[i] = score
+        self.info[i] = (min(depth, 62) + 1) | (bound << 6)
+
+    def hashfull(self):
+        """Permille of the first 1000 entries in use, as UCI reports it."""
+        n = min(1000, self.size)
+        used = 0
+        for i in range(n):
+            if self.info[i]:
+                used += 1
+        return used * 1000 // n

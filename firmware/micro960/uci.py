@@ -1,0 +1,278 @@
+"""The UCI protocol, for chess GUIs, on stdin/stdout (and the device's serial port).
+
+`stop`, `isready` and `quit` are answered while the engine searches: the
+search polls the input every few hundred nodes without blocking.
+"""
+import sys
+
+from . import VERSION
+from .game import Game
+from .notation import parse_uci, uci_text
+from .search import MATE, MATE_BOUND, Limits, Search
+from .tt import DEFAULT_KB
+
+OPTIONS = (
+    "option name Hash type spin default 0 min 0 max 1024",
+    "option name HashKB type spin default %d min 1 max 1048576" % DEFAULT_KB,
+    "option name UCI_Chess960 type check default false",
+    "option name Skill Level type spin default 20 min 0 max 20",
+    "option name UCI_LimitStrength type check default false",
+    "option name UCI_Elo type spin default 2200 min 800 max 2200",
+    "option name Move Overhead type spin default 30 min 0 max 5000",
+    "option name Threads type spin default 1 min 1 max 1",
+)
+
+GO_NUMBERS = ("depth", "nodes", "movetime", "wtime", "btime", "winc", "binc", "movestogo",
+              "mate")
+
+
+def skill_for_elo(elo):
+    """UCI_Elo 800-2200 onto Skill Level 0-20."""
+    return max(0, min(20, (elo - 800) // 70))
+
+
+class Uci:
+    def __init__(self, reader, out=None):
+        self.reader = reader
+        self.out = out or _write
+        self.search = Search(DEFAULT_KB)
+        self.search.poll = self._poll
+        self.search.on_info = self._info
+        self.chess960 = False
+        self.skill = 20
+        self.limit_strength = False
+        self.elo = 2200
+        self.game = Game("classical")
+        self.pending = []  # lines that arrived during a search, handled after it
+        self.running = True
+        self.searching = False
+
+    # ---------------------------------------------------------------- input
+
+    def loop(self):
+        while self.running:
+            line = self.pending.pop(0) if self.pending else self.reader.readline()
+            if line is None:
+                break
+            self.handle(line)
+
+    def handle(self, line):
+        words = line.split()
+        if not words:
+            return
+        command = words[0]
+        handler = COMMANDS.get(command)
+        if handler is None:
+            self.out("info string unknown command: %s" % _clip(line))
+            return
+        try:
+            handler(self, words[1:])
+        except ValueError as e:
+            self.out("info string %s: %s" % (command, e))
+
+    def _poll(self):
+        """Called by the search: True to stop it."""
+        line = self.reader.poll()
+        if line is None:
+            return False
+        command = line.strip()
+        if command == "isready":
+            self.out("readyok")
+        elif command == "stop":
+            return True
+        elif command == "quit":
+            self.running = False
+            return True
+        elif command == "ponderhit" or not command:
+            pass
+        else:
+            self.pending.append(line)
+        return False
+
+    # ------------------------------------------------------------- commands
+
+    def cmd_uci(self, args):
+        self.out("id name micro960 %s" % VERSION)
+        self.out("id author the micro960 developers")
+        for option in OPTIONS:
+            self.out(option)
+        self.out("uciok")
+
+    def cmd_isready(self, args):
+        self.out("readyok")
+
+    def cmd_setoption(self, args):
+        if not args or args[0] != "name":
+            raise ValueError("expected: setoption name NAME [value VALUE]")
+        if "value" in args:
+            cut = args.index("value")
+            name, value = " ".join(args[1:cut]), " ".join(args[cut + 1:])
+        else:
+            name, value = " ".join(args[1:]), ""
+        key = name.lower()
+        if key == "hash":
+            if _number(value, 0, 1024):
+                self._resize(_number(value, 0, 1024) * 1024)
+        elif key == "hashkb":
+            self._resize(_number(value, 1, 1048576))
+        elif key == "uci_chess960":
+            self.chess960 = _flag(value)
+        elif key == "skill level":
+            self.skill = _number(value, 0, 20)
+        elif key == "uci_limitstrength":
+            self.limit_strength = _flag(value)
+        elif key == "uci_elo":
+            self.elo = _number(value, 800, 2200)
+        elif key == "move overhead":
+            self.search.move_overhead = _number(value, 0, 5000)
+        elif key == "threads":
+            _number(value, 1, 1)
+        else:
+            raise ValueError("no option named %r" % name)
+
+    def _resize(self, kb):
+        try:
+            self.search.tt.resize(kb)
+        except MemoryError:
+            self.search.tt.resize(DEFAULT_KB)
+            self.out("info string not enough memory for %d KB of hash; using %d KB"
+                     % (kb, DEFAULT_KB))
+
+    def cmd_ucinewgame(self, args):
+        self.search.tt.clear()
+        self.game = Game("classical")
+
+    def cmd_position(self, args):
+        if not args:
+            raise ValueError("expected: position startpos|fen FEN [moves ...]")
+        moves = []
+        if "moves" in args:
+            cut = args.index("moves")
+            args, moves = args[:cut], args[cut + 1:]
+        if args[0] == "startpos" and len(args) == 1:
+            fen = None
+        elif args[0] == "fen" and len(args) > 1:
+            fen = " ".join(args[1:])
+        else:
+            raise ValueError("expected startpos or fen FEN, got %r" % " ".join(args))
+        game = Game("chess960" if self.chess960 else "classical", fen or
+                    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1")
+        for i, text in enumerate(moves):
+            try:
+                game.push(parse_uci(game.pos, text, game.legal_moves()))
+            except ValueError as e:
+                raise ValueError("move %d (%s): %s; position not changed" % (i + 1, text, e))
+        self.game = game  # only a fully valid position replaces the old one
+
+    def cmd_go(self, args):
+        limits = Limits()
+        i = 0
+        while i < len(args):
+            word = args[i]
+            if word in GO_NUMBERS and i + 1 < len(args):
+                setattr(limits, word, _number(args[i + 1], -10 ** 9, 10 ** 9))
+                i += 2
+            elif word == "infinite":
+                limits.infinite = True
+                i += 1
+            elif word == "ponder":
+                i += 1
+            else:
+                self.out("info string go: ignored %r" % word)
+                i += 1
+        self.search.skill = skill_for_elo(self.elo) if self.limit_strength else self.skill
+        self.searching = True
+        try:
+            move, score = self.search.think(self.game, limits)
+        finally:
+            self.searching = False
+        if limits.infinite and self.running and not self.search.stopped:
+            self._wait_for_stop()
+        text = uci_text(self.game.pos, move, self.chess960) if move else "0000"
+        self.out("bestmove " + text)
+
+    def _wait_for_stop(self):
+        """`go infinite` must not answer before `stop`, even after a mate is found."""
+        while self.running:
+            line = self.reader.readline()
+            if line is None or line.strip() in ("stop", "quit"):
+                self.running = line is not None and line.strip() != "quit"
+                return
+            if line.strip() == "isready":
+                self.out("readyok")
+            else:
+                self.pending.append(line)
+
+    def cmd_stop(self, args):
+        pass  # nothing is being searched
+
+    def cmd_ponderhit(self, args):
+        pass
+
+    def cmd_quit(self, args):
+        self.running = False
+
+    def cmd_debug(self, args):
+        pass
+
+    # --------------------------------------------------------------- output
+
+    def _info(self, depth, seldepth, score, nodes, ms, pv):
+        if abs(score) > MATE_BOUND:
+            plies = MATE - abs(score)
+            value = "mate %d" % ((plies + 1) // 2 if score > 0 else -((plies + 1) // 2))
+        else:
+            value = "cp %d" % score
+        line = "info depth %d seldepth %d score %s nodes %d nps %d time %d hashfull %d pv" % (
+            depth, max(depth, seldepth), value, nodes, nodes * 1000 // max(ms, 1), ms,
+            self.search.tt.hashfull())
+        pos = self.game.pos
+        for move in pv:
+            line += " " + uci_text(pos, move, self.chess960)
+            pos.push(move)
+        for move in reversed(pv):
+            pos.pop(move)
+        self.out(line)
+
+
+COMMANDS = {
+    "uci": Uci.cmd_uci, "isready": Uci.cmd_isready, "setoption": Uci.cmd_setoption,
+    "ucinewgame": Uci.cmd_ucinewgame, "position": Uci.cmd_position, "go": Uci.cmd_go,
+    "stop": Uci.cmd_stop, "ponderhit": Uci.cmd_ponderhit, "quit": Uci.cmd_quit,
+    "debug": Uci.cmd_debug,
+}
+
+
+def _number(text, low, high):
+    try:
+        value = int(text)
+    except ValueError:
+        raise ValueError("%r is not a whole number" % text)
+    if not low <= value <= high:
+        raise ValueError("%d is outside %d..%d" % (value, low, high))
+    return value
+
+
+def _flag(text):
+    if text.lower() not in ("true", "false"):
+        raise ValueError("expected true or false, got %r" % text)
+    return text.lower() == "true"
+
+
+def _clip(text):
+    text = text.strip()
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _write(text):
+    sys.stdout.write(text + "\n")
+    if hasattr(sys.stdout, "flush"):
+        sys.stdout.flush()
+
+
+def main(argv=None):
+    """`micro960 uci`: a UCI engine on stdin/stdout."""
+    from .lines import StdinLines
+    engine = Uci(StdinLines())
+    engine.loop()
+    return 0
