@@ -6,6 +6,7 @@
     micro960 startpos N [--runtime ...]
     micro960 replay FILE.pgn [--pgn] [--runtime ...]
     micro960 bench --perft
+    micro960 match --opponent CMD (--tc BASE+INC | --nodes N | --depth N) [...]
 
 play, perft, startpos and replay are the firmware's own text commands
 (firmware/micro960/commands.py): this file only picks the runtime and passes
@@ -61,6 +62,9 @@ def build_parser():
                        help="perft speed of micro960 on both runtimes and of python-chess")
     bench.add_argument("--repeat", type=int, default=3, help="runs per case; the best counts")
     bench.add_argument("--heap", type=heap_size, default="64K", help="MicroPython heap size")
+    # match parses its own arguments (host_tools/match.py), so that python-chess
+    # is imported only when a match is played.
+    commands.add_parser("match", help="play Chess960 games between two engines", add_help=False)
     return parser
 
 
@@ -72,6 +76,9 @@ def main(argv=None):
             if rest:
                 parser.error("unrecognized arguments: " + " ".join(rest))
             return bench(args)
+        if args.command == "match":
+            from . import match
+            return match.main(rest)
         if rest and rest[0] == "--":
             rest = rest[1:]
         return run_firmware_command([args.command] + rest, args.runtime, args.heap)

@@ -113,8 +113,8 @@ def format_elo(wins, draws, losses, digits=1):
     """The Elo difference as a person reads it.
 
         '+35.2 +/- 101.4'                      both ends of the interval finite
-        '+382.0 (95%: +105.3 to +inf)'          one end runs off to 0% or 100%
-        '> +140.2' / '< -139.5'                a perfect or a zero score
+        '+381.7 (+159.0 to +inf)'               one end runs off to 0% or 100%
+        '> +140.2' / '< -140.2'                a perfect or a zero score (10 games)
         'no games'
     """
     interval = elo_interval(wins, draws, losses)
@@ -124,6 +124,5 @@ def format_elo(wins, draws, losses, digits=1):
     if math.isinf(elo):
         return "> " + signed(low, digits) if elo > 0 else "< " + signed(high, digits)
     if math.isinf(low) or math.isinf(high):
-        return "%s (95%%: %s to %s)" % (signed(elo, digits), signed(low, digits),
-                                        signed(high, digits))
+        return "%s (%s to %s)" % (signed(elo, digits), signed(low, digits), signed(high, digits))
     return "%s +/- %.*f" % (signed(elo, digits), digits, (high - low) / 2.0)

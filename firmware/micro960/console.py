@@ -8,7 +8,8 @@ import sys
 from .game import Game, UNDECIDED
 from .notation import parse_move, san, side_name
 from .pgn import game_pgn
-from .position import OFF, PIECE_LETTERS, WHITE
+from .position import BLACK, OFF, PIECE_LETTERS, WHITE
+from .search import MATE, MATE_BOUND, Limits, Search
 from .rules import NAMES, Rules
 from .startpos import sp_from_dice, sp_number
 
@@ -39,17 +40,28 @@ Commands:
   pgn                 print the game as PGN
   draw                claim a draw (fifty-move rule, threefold repetition)
   resign              the side to move resigns
+  white / black       play that colour against the engine
+  both                two people play; the engine only gives hints
+  go                  the engine plays the side to move now (and keeps it)
+  hint                the engine suggests a move
+  level 0-20          engine strength (20 = full strength)
+  time 5              seconds the engine thinks per move
   help                this text
   quit                leave"""
 
 
 class Console:
-    def __init__(self, rules="chess960", number=None, fen=None, unicode=False, out=None):
+    def __init__(self, rules="chess960", number=None, fen=None, unicode=False, out=None,
+                 engine_side=BLACK, seconds=5, hash_kb=16):
         self.out = out or _print
         self.game = Game(rules, fen, number)
         self.unicode = unicode
         self.flipped = False
         self.running = True
+        self.engine = Search(hash_kb)
+        self.engine.on_info = self._thinking
+        self.engine_side = engine_side  # WHITE, BLACK or None (two people)
+        self.limits = Limits(movetime=seconds * 1000)
 
     # ---------------------------------------------------------------- input
 
@@ -83,11 +95,36 @@ class Console:
             if " " in text or not any(c.isdigit() for c in text) and "-" not in text:
                 raise ValueError("unknown command or move %r (type help)" % text)
             raise e
-        number = "%d%s" % (game.pos.fullmove, "." if game.pos.side == WHITE else "...")
-        self.out("%s %s" % (number, san(game.pos, move, moves)))
+        self.out("%s %s" % (_number(game), san(game.pos, move, moves)))
         game.push(move)
         self.show_board()
         self.announce()
+        self.reply()
+
+    def reply(self):
+        """If it is the engine's turn, think and play."""
+        game = self.game
+        if game.pos.side != self.engine_side or game.result() != UNDECIDED:
+            return
+        move, score = self.engine.think(game, self.limits)
+        if not move:
+            return
+        self.out("micro960 plays %s %s" % (_number(game), san(game.pos, move)))
+        game.push(move)
+        self.show_board()
+        self.announce()
+
+    def _thinking(self, depth, seldepth, score, nodes, ms, pv):
+        """One line per finished search depth: depth, score, nodes, best line."""
+        pos = self.game.pos
+        line = []
+        for move in pv:
+            line.append(san(pos, move))
+            pos.push(move)
+        for move in reversed(pv):
+            pos.pop(move)
+        self.out("  depth %d  %s  %d nodes  %s" % (depth, _score_text(score), nodes,
+                                                   " ".join(line)))
 
     def announce(self):
         game = self.game
@@ -162,9 +199,55 @@ class Console:
         self.out(" ".join(sorted(san(pos, m, moves) for m in moves)) or "(no legal moves)")
 
     def cmd_undo(self, args):
-        self.game.undo()
-        self.out("Took back a move.")
+        game = self.game
+        game.undo()
+        if game.pos.side == self.engine_side and game.moves:
+            game.undo()  # take back the engine's reply with your move
+            self.out("Took back two moves.")
+        else:
+            self.out("Took back a move.")
         self.show_board()
+
+    def cmd_white(self, args):
+        self.engine_side = BLACK
+        self.out("You play White; micro960 plays Black.")
+        self.reply()
+
+    def cmd_black(self, args):
+        self.engine_side = WHITE
+        self.out("You play Black; micro960 plays White.")
+        self.reply()
+
+    def cmd_both(self, args):
+        self.engine_side = None
+        self.out("Two players: the engine moves only when you type go.")
+
+    def cmd_go(self, args):
+        if self.game.result() != UNDECIDED:
+            raise ValueError("the game is over (%s); type new" % self.game.reason())
+        self.engine_side = self.game.pos.side
+        self.reply()
+
+    def cmd_hint(self, args):
+        game = self.game
+        if game.result() != UNDECIDED:
+            raise ValueError("the game is over (%s); type new" % game.reason())
+        move, score = self.engine.think(game, self.limits)
+        self.out("Hint: %s (%s)" % (san(game.pos, move), _score_text(score)))
+
+    def cmd_level(self, args):
+        level = _int(args[0] if args else "", "level")
+        if not 0 <= level <= 20:
+            raise ValueError("levels run from 0 (weakest) to 20 (strongest)")
+        self.engine.skill = level
+        self.out("Level %d." % level)
+
+    def cmd_time(self, args):
+        seconds = _int(args[0] if args else "", "time")
+        if not 1 <= seconds <= 3600:
+            raise ValueError("the engine thinks 1 to 3600 seconds a move")
+        self.limits = Limits(movetime=seconds * 1000)
+        self.out("The engine thinks %d seconds a move." % seconds)
 
     def cmd_fen(self, args):
         self.out(self.game.pos.fen(shredder=bool(args) and args[0].lower() == "shredder"))
@@ -199,6 +282,9 @@ COMMANDS = {
     "moves": Console.cmd_moves, "undo": Console.cmd_undo, "fen": Console.cmd_fen,
     "pgn": Console.cmd_pgn, "draw": Console.cmd_draw, "resign": Console.cmd_resign,
     "help": Console.cmd_help, "quit": Console.cmd_quit, "exit": Console.cmd_quit,
+    "white": Console.cmd_white, "black": Console.cmd_black, "both": Console.cmd_both,
+    "go": Console.cmd_go, "hint": Console.cmd_hint, "level": Console.cmd_level,
+    "time": Console.cmd_time,
 }
 
 
@@ -237,6 +323,18 @@ def _setup_text(game):
         return "Start position %s." % game.start_fen
 
 
+def _number(game):
+    """The move number as written before a move: 12. or 12..."""
+    return "%d%s" % (game.pos.fullmove, "." if game.pos.side == WHITE else "...")
+
+
+def _score_text(score):
+    if abs(score) > MATE_BOUND:
+        moves = (MATE - abs(score) + 1) // 2
+        return "mate in %d" % moves if score > 0 else "mated in %d" % moves
+    return "%+.2f" % (score / 100)
+
+
 def _check_line(line):
     if len(line) > MAX_LINE:
         return "line too long (more than %d characters)" % MAX_LINE
@@ -258,9 +356,11 @@ def _print(text):
 
 
 def main(argv=None):
-    """`micro960 play [--rules NAME] [--sp N] [--fen FEN] [--unicode]`."""
+    """`micro960 play [--rules NAME] [--sp N] [--fen FEN] [--color white|black|both]
+    [--level 0-20] [--time SECONDS] [--unicode]`."""
     argv = list(argv or [])
-    options = {"--rules": "chess960", "--sp": None, "--fen": None}
+    options = {"--rules": "chess960", "--sp": None, "--fen": None, "--color": "white",
+               "--level": "20", "--time": "5"}
     unicode = False
     while argv:
         name = argv.pop(0)
@@ -271,19 +371,25 @@ def main(argv=None):
         else:
             print("error: unknown option %s" % name)
             return 2
+    sides = {"white": BLACK, "black": WHITE, "both": None}
     try:
+        if options["--color"] not in sides:
+            raise ValueError("--color is white, black or both")
         number = None if options["--sp"] is None else _int(options["--sp"], "--sp")
-        console = Console(options["--rules"], number, options["--fen"], unicode)
+        console = Console(options["--rules"], number, options["--fen"], unicode,
+                          engine_side=sides[options["--color"]],
+                          seconds=_int(options["--time"], "--time"))
+        console.cmd_level([options["--level"]])
     except ValueError as e:
         print("error: %s" % e)
         return 2
     print("micro960 - Chess960 for small machines. Type help for commands.")
     console.out("%s game. %s" % (console.game.rules.name, _setup_text(console.game)))
     console.show_board()
+    console.reply()
     while console.running:
         line = sys.stdin.readline()
         if not line:
             break
         console.handle(line)
     return 0
-

@@ -1,10 +1,15 @@
 """The console game: commands work, and every bad line is refused with a reason."""
 from micro960.console import Console
+from micro960.search import Limits
 
 
 def console(*args, **kwargs):
+    """A two-player console (the engine only moves when asked) and what it says."""
     said = []
+    kwargs.setdefault("engine_side", None)
+    kwargs.setdefault("hash_kb", 4)
     c = Console(*args, out=said.append, **kwargs)
+    c.limits = Limits(nodes=300)  # keep engine moves quick and repeatable
     return c, said
 
 
@@ -68,3 +73,23 @@ def test_set_ups_and_views():
     assert "resign" in said[-1]
     c.handle("pgn")
     assert '[Variant "LRS"]' in said[-1]
+
+
+def test_playing_the_engine():
+    c, said = console("chess960", 518, engine_side=8 * 2)  # the engine plays Black
+    c.handle("e4")
+    assert any(line.startswith("micro960 plays 1...") for line in said)
+    assert any(line.startswith("  depth 1 ") for line in said)
+    assert len(c.game.moves) == 2
+    c.handle("undo")  # takes back the engine's reply and your move
+    assert len(c.game.moves) == 0
+    c.handle("hint")
+    assert said[-1].startswith("Hint: ")
+    c.handle("level 3")
+    c.handle("black")  # the engine takes White and moves at once
+    assert len(c.game.moves) == 1
+    c.handle("level 21")
+    assert said[-1].startswith("error: ")
+    c.handle("both")
+    c.handle("go")  # the engine plays the side to move now
+    assert len(c.game.moves) == 2

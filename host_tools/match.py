@@ -1,0 +1,649 @@
+"""`micro960 match`: play Chess960 games between two engines and rate the result.
+
+    micro960 match --opponent stockfish --opponent-option "Skill Level=0" --nodes 8000
+    micro960 match --engine "stockfish" --opponent "polyglot -noini -ec stockfish" \\
+        --opponent-protocol xboard --tc 2+0.1 --games 20 --pgn games.pgn --seed 7
+
+Every start position (SP 0-959, drawn at random; --seed repeats a draw) is
+played twice, the engine under test taking White in one game and Black in the
+other, so neither side profits from a lucky position. Games run --concurrency
+at a time (default 2), each slot with its own pair of engine processes, through
+python-chess's asynchronous `chess.engine` API; python-chess sets UCI_Chess960
+(or the XBoard variant fischerandom) itself for Chess960 boards.
+
+A game ends only by the rules (`board.outcome(claim_draw=True)`), by
+--max-moves (scored as a draw and marked "adjudication" in the PGN), or by a
+forfeit: the side whose engine crashes, stalls, sends an illegal move or
+oversteps its clock loses (a flag fall against a lone king is a draw, as in
+the FIDE rules). A crashed engine is restarted and the match goes on.
+
+Output: one line per finished game, then the score from the engine's point of
+view and the Elo difference with its 95% error bar (host_tools/elo.py). All
+games go to --pgn in game order, each with Variant, SetUp, FEN, TimeControl
+and Termination tags; the last move's comment says why the game ended.
+"""
+import argparse
+import asyncio
+import collections
+import datetime
+import logging
+import math
+import random
+import shlex
+import shutil
+import sys
+import time
+from pathlib import Path
+
+import chess
+import chess.engine
+import chess.pgn
+
+from . import elo
+
+REPO = Path(__file__).resolve().parent.parent
+START_TIMEOUT = 60.0  # seconds an engine may take to start (the firmware may compile first)
+QUIT_TIMEOUT = 5.0
+GAME_DIRS = ("/usr/games", "/usr/local/games")  # where Debian installs chess engines
+INFO = chess.engine.INFO_BASIC | chess.engine.INFO_SCORE
+
+
+class MatchError(Exception):
+    """An engine cannot be started or set up; the message says which and why."""
+
+
+# ---------------------------------------------------------------- arguments
+
+
+def time_control(text):
+    """argparse type for --tc: 'BASE+INC' in seconds, e.g. '2+0.1', or 'BASE'.
+
+    >>> time_control("2+0.1")
+    (2.0, 0.1)
+    """
+    base, _, increment = text.partition("+")
+    try:
+        base, increment = float(base), float(increment or 0)
+    except ValueError:
+        base = increment = -1.0
+    if not (base > 0 and increment >= 0 and math.isfinite(base + increment)):
+        raise argparse.ArgumentTypeError(
+            "a time control is BASE+INC in seconds, e.g. 2+0.1 or 60, not %r" % text)
+    return base, increment
+
+
+def engine_option(text):
+    """argparse type for --engine-option/--opponent-option: 'NAME=VALUE'.
+
+    true/false are passed in lower case: python-chess reads any check value
+    other than "false" as true.
+
+    >>> engine_option("Skill Level=5")
+    ('Skill Level', '5')
+    """
+    name, equals, value = text.partition("=")
+    if not equals or not name.strip():
+        raise argparse.ArgumentTypeError("options look like NAME=VALUE, not %r" % text)
+    value = value.strip()
+    if value.lower() in ("true", "false"):
+        value = value.lower()
+    return name.strip(), value
+
+
+def positive_int(text):
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError("expected a whole number of at least 1, not %r" % text)
+    return value
+
+
+def build_parser():
+    parser = argparse.ArgumentParser(
+        prog="micro960 match", allow_abbrev=False,
+        description="Play Chess960 games between the engine under test and an opponent, "
+                    "each start position twice with colours swapped; print the score and "
+                    "the Elo difference.")
+    parser.add_argument("--engine", metavar="CMD",
+                        help="engine under test, a command line "
+                             "(default: this repo's engine, `micro960 uci`)")
+    parser.add_argument("--engine-protocol", choices=("uci", "xboard"), default="uci")
+    parser.add_argument("--engine-option", metavar="NAME=VALUE", type=engine_option,
+                        action="append", default=[], help="engine option (repeatable)")
+    parser.add_argument("--engine-name", help="name in the PGN (default: what the engine says)")
+    parser.add_argument("--runtime", choices=("cpython", "micropython"),
+                        help="runtime of the default engine (passed to `micro960 uci`)")
+    parser.add_argument("--heap", help="MicroPython heap of the default engine")
+    parser.add_argument("--opponent", metavar="CMD", required=True,
+                        help="opponent engine, a command line, e.g. stockfish")
+    parser.add_argument("--opponent-protocol", choices=("uci", "xboard"), default="uci")
+    parser.add_argument("--opponent-option", metavar="NAME=VALUE", type=engine_option,
+                        action="append", default=[],
+                        help='opponent option (repeatable), e.g. "Skill Level=5"')
+    parser.add_argument("--opponent-name", help="name in the PGN (default: what the engine says)")
+    parser.add_argument("--games", type=positive_int, default=10,
+                        help="number of games; each start position is played twice (default 10)")
+    parser.add_argument("--tc", type=time_control, metavar="BASE+INC",
+                        help="time control in seconds per side, e.g. 2+0.1")
+    parser.add_argument("--nodes", type=positive_int, help="node budget per move")
+    parser.add_argument("--depth", type=positive_int, help="depth limit per move")
+    parser.add_argument("--time-margin", type=float, default=0.05, metavar="SECONDS",
+                        help="a move may overstep the clock by this much (default 0.05)")
+    parser.add_argument("--move-timeout", type=float, default=60.0, metavar="SECONDS",
+                        help="without --tc, a move taking longer loses the game (default 60)")
+    parser.add_argument("--max-moves", type=positive_int, metavar="N",
+                        help="score the game a draw after N moves by each side")
+    parser.add_argument("--concurrency", type=positive_int, default=2,
+                        help="games played at the same time (default 2)")
+    parser.add_argument("--seed", type=int, help="seed for the start positions (default: random)")
+    parser.add_argument("--pgn", metavar="FILE", help="write the games to this PGN file")
+    parser.add_argument("--debug", action="store_true",
+                        help="log every line sent to and read from the engines")
+    return parser
+
+
+# ------------------------------------------------------------------ engines
+
+
+class EngineSpec:
+    """How to start one side: command line, protocol, options, display name."""
+
+    def __init__(self, command, protocol="uci", options=(), name=None, cwd=None, role="engine"):
+        self.command = list(command)
+        self.protocol = protocol
+        self.options = dict(options)
+        self.name = name
+        self.cwd = cwd
+        self.role = role  # "engine" or "opponent", for messages
+
+    def __repr__(self):
+        return "%s %r" % (self.role, shlex.join(self.command))
+
+
+def default_engine_command(runtime=None, heap=None):
+    """`micro960 uci` as run from this checkout, with --runtime/--heap if given."""
+    command = [sys.executable, "-m", "host_tools", "uci"]
+    if runtime:
+        command += ["--runtime", runtime]
+    if heap:
+        command += ["--heap", heap]
+    return command
+
+
+def resolve_command(command_line):
+    """Split a command line; find a bare program name in /usr/games if not on PATH."""
+    command = shlex.split(command_line)
+    if command and "/" not in command[0] and not shutil.which(command[0]):
+        for directory in GAME_DIRS:
+            candidate = shutil.which(command[0], path=directory)
+            if candidate:
+                command[0] = candidate
+                break
+    return command
+
+
+def supports_chess960(engine):
+    """Whether a started engine can play Chess960, and if not, why not."""
+    if isinstance(engine, chess.engine.UciProtocol):
+        if "UCI_Chess960" in engine.options:
+            return True, ""
+        return False, "it has no UCI_Chess960 option"
+    variants = str(engine.features.get("variants", "")).split(",")
+    if "fischerandom" in variants:
+        return True, ""
+    return False, "its XBoard variants are %s, without fischerandom" % ",".join(variants)
+
+
+class Player:
+    """One running engine process; each game slot has two."""
+
+    def __init__(self, spec):
+        self.spec = spec
+        self.transport = None
+        self.engine = None
+        self.broken = False  # crashed, stalled or confused: restart before the next game
+
+    @property
+    def name(self):
+        if self.spec.name:
+            return self.spec.name
+        if self.engine is not None and self.engine.id.get("name"):
+            return self.engine.id["name"]
+        return Path(self.spec.command[0]).name
+
+    async def start(self):
+        """Start, initialise and configure the engine, or raise MatchError."""
+        spec = self.spec
+        protocol = chess.engine.UciProtocol if spec.protocol == "uci" else chess.engine.XBoardProtocol
+        if not spec.command:
+            raise MatchError("the %s command line is empty" % spec.role)
+        try:
+            # A process group of its own: Ctrl-C stops the match, which then
+            # quits the engines cleanly.
+            self.transport, self.engine = await protocol.popen(
+                spec.command, setpgrp=True, cwd=spec.cwd)
+        except FileNotFoundError:
+            raise MatchError("cannot start %r: command not found" % spec) from None
+        except OSError as e:
+            raise MatchError("cannot start %r: %s" % (spec, e.strerror or e)) from None
+        try:
+            await asyncio.wait_for(self.engine.initialize(), START_TIMEOUT)
+            ok, why = supports_chess960(self.engine)
+            if not ok:
+                raise MatchError("%r (%s) cannot play Chess960: %s" % (spec, self.name, why))
+            await self.engine.configure(spec.options)
+        except asyncio.TimeoutError:
+            await self.quit()
+            raise MatchError("cannot start %r: no answer to the %s handshake in %d s"
+                             % (spec, spec.protocol, START_TIMEOUT)) from None
+        except chess.engine.EngineError as e:
+            await self.quit()
+            raise MatchError("cannot start %r: %s" % (spec, e)) from None
+        except MatchError:
+            await self.quit()
+            raise
+        self.broken = False
+
+    async def restart(self):
+        await self.quit()
+        await self.start()
+
+    async def quit(self):
+        if self.engine is None:
+            return
+        try:
+            await asyncio.wait_for(self.engine.quit(), QUIT_TIMEOUT)
+        except (asyncio.TimeoutError, chess.engine.EngineError):
+            pass
+        self.transport.close()  # kills the process if it is still running
+        self.engine = self.transport = None
+
+
+# -------------------------------------------------------------------- games
+
+
+class Settings:
+    """What every game shares: limits, caps and the PGN tags that describe them."""
+
+    def __init__(self, tc=None, nodes=None, depth=None, max_moves=None,
+                 time_margin=0.05, move_timeout=60.0):
+        if tc is not None and nodes is not None:
+            raise MatchError("use either --tc or --nodes, not both "
+                             "(XBoard engines cannot combine them)")
+        if tc is None and nodes is None and depth is None:
+            raise MatchError("give a limit: --tc BASE+INC, --nodes N or --depth N")
+        self.tc = tc
+        self.nodes = nodes
+        self.depth = depth
+        self.max_moves = max_moves
+        self.time_margin = time_margin
+        self.move_timeout = move_timeout
+
+    def limit(self, clocks, clock_id):
+        if self.tc is None:
+            return chess.engine.Limit(nodes=self.nodes, depth=self.depth)
+        return chess.engine.Limit(
+            white_clock=clocks[chess.WHITE], black_clock=clocks[chess.BLACK],
+            white_inc=self.tc[1], black_inc=self.tc[1], depth=self.depth, clock_id=clock_id)
+
+    def describe(self):
+        """'2+0.1', '8000 nodes', '2+0.1, depth 5' ..."""
+        parts = []
+        if self.tc is not None:
+            parts.append(self.time_control_tag())
+        if self.nodes is not None:
+            parts.append("%d nodes" % self.nodes)
+        if self.depth is not None:
+            parts.append("depth %d" % self.depth)
+        return ", ".join(parts)
+
+    def time_control_tag(self):
+        """PGN TimeControl: 'BASE+INC' in seconds, or '-' (none) for node/depth limits."""
+        if self.tc is None:
+            return "-"
+        return "%s+%s" % (number(self.tc[0]), number(self.tc[1]))
+
+
+def number(x):
+    """2.0 -> '2', 0.1 -> '0.1'."""
+    return ("%.3f" % x).rstrip("0").rstrip(".")
+
+
+class Game:
+    """One scheduled game and, once played, its outcome."""
+
+    def __init__(self, number, sp, engine_white):
+        self.number = number
+        self.sp = sp
+        self.engine_white = engine_white
+        self.result = None  # "1-0", "0-1", "1/2-1/2"
+        self.termination = None  # PGN Termination: normal, time forfeit, ...
+        self.reason = None  # words: "White mates", "Black loses on time" ...
+        self.pgn = None  # chess.pgn.Game
+
+    def engine_points(self):
+        """1, 0.5 or 0 for the engine under test."""
+        if self.result == "1/2-1/2":
+            return 0.5
+        return 1.0 if (self.result == "1-0") == self.engine_white else 0.0
+
+
+def schedule(games, seed):
+    """The games in order: SPs drawn without repeats (while there are SPs left),
+    each played twice, the engine White first, then Black.
+
+    >>> [(g.number, g.sp, g.engine_white) for g in schedule(4, 1)]
+    [(1, 137, True), (2, 137, False), (3, 582, True), (4, 582, False)]
+    """
+    rng = random.Random(seed)
+    pairs = (games + 1) // 2
+    sps = []
+    while len(sps) < pairs:
+        sps += rng.sample(range(960), min(960, pairs - len(sps)))
+    order = []
+    for sp in sps:
+        for engine_white in (True, False):
+            if len(order) < games:
+                order.append(Game(len(order) + 1, sp, engine_white))
+    return order
+
+
+RULE_REASONS = {
+    chess.Termination.STALEMATE: "stalemate",
+    chess.Termination.INSUFFICIENT_MATERIAL: "insufficient material",
+    chess.Termination.SEVENTYFIVE_MOVES: "75-move rule",
+    chess.Termination.FIVEFOLD_REPETITION: "fivefold repetition",
+    chess.Termination.FIFTY_MOVES: "50-move rule",
+    chess.Termination.THREEFOLD_REPETITION: "threefold repetition",
+}
+
+
+def colour_name(colour):
+    return "White" if colour == chess.WHITE else "Black"
+
+
+def result_by_rules(board, max_moves):
+    """(result, termination, reason) when the game is over, else None."""
+    outcome = board.outcome(claim_draw=True)
+    if outcome is not None:
+        if outcome.termination == chess.Termination.CHECKMATE:
+            reason = "%s mates" % colour_name(outcome.winner)
+        else:
+            reason = RULE_REASONS.get(outcome.termination, outcome.termination.name.lower())
+        return outcome.result(), "normal", reason
+    if max_moves and len(board.move_stack) >= 2 * max_moves:
+        return "1/2-1/2", "adjudication", "draw after %d moves (--max-moves)" % max_moves
+    return None
+
+
+def forfeit(board, side, termination, reason):
+    """(result, termination, reason): `side` loses, except that running out of
+    time against a side that cannot possibly mate is a draw."""
+    if termination == "time forfeit" and board.has_insufficient_material(not side):
+        return "1/2-1/2", termination, reason + "; %s cannot mate" % colour_name(not side)
+    return ("0-1" if side == chess.WHITE else "1-0"), termination, reason
+
+
+def move_comment(played, seconds):
+    """'+0.35/12 0.104s' (score from the mover's side, depth, time used)."""
+    words = []
+    score = played.info.get("score")
+    if score is not None:
+        relative = score.relative
+        if relative.is_mate():
+            text = "%sM%d" % ("+" if relative.mate() > 0 else "-", abs(relative.mate()))
+        else:
+            text = "%+.2f" % (relative.score() / 100.0)
+        if played.info.get("depth"):
+            text += "/%d" % played.info["depth"]
+        words.append(text)
+    words.append("%.3fs" % seconds)
+    return " ".join(words)
+
+
+async def play_move(player, board, limit, game_number, timeout):
+    """The engine's PlayResult, or (termination, reason) when it forfeits the game."""
+    side = colour_name(board.turn)
+    try:
+        played = await asyncio.wait_for(
+            player.engine.play(board, limit, game=game_number, info=INFO), timeout)
+    except asyncio.TimeoutError:
+        player.broken = True
+        return "time forfeit", "%s sent no move in %.1f s" % (side, timeout)
+    except chess.engine.EngineTerminatedError as e:
+        player.broken = True
+        return "abandoned", "%s's engine crashed (%s)" % (side, e)
+    except chess.engine.EngineError as e:
+        player.broken = True  # protocol state unknown: start afresh
+        return "rules infraction", "%s's engine failed: %s" % (side, e)
+    if played.resigned:
+        return "normal", "%s resigns" % side
+    if played.move is None or not board.is_legal(played.move):
+        player.broken = True
+        return "rules infraction", "%s sent no legal move (%s)" % (side, played.move)
+    return played
+
+
+async def play_game(game, white, black, settings):
+    """Play `game` between two started Players; fills in game.result and game.pgn."""
+    board = chess.Board.from_chess960_pos(game.sp)
+    pgn = chess.pgn.Game()
+    # Not pgn.setup(board): it leaves out SetUp and FEN for SP 518.
+    pgn.headers["Variant"] = "Chess960"
+    pgn.headers["SetUp"] = "1"
+    pgn.headers["FEN"] = board.fen()
+    node = pgn
+    clocks = {chess.WHITE: None, chess.BLACK: None}
+    if settings.tc is not None:
+        clocks = {chess.WHITE: settings.tc[0], chess.BLACK: settings.tc[0]}
+    while True:
+        ending = result_by_rules(board, settings.max_moves)
+        if ending:
+            break
+        side = board.turn
+        player = white if side == chess.WHITE else black
+        if settings.tc is not None:
+            timeout = max(0.0, clocks[side]) + settings.time_margin
+        else:
+            timeout = settings.move_timeout
+        started = time.monotonic()
+        played = await play_move(player, board, settings.limit(clocks, game.number),
+                                 game.number, timeout)
+        seconds = time.monotonic() - started
+        if isinstance(played, tuple):
+            ending = forfeit(board, side, *played)
+            break
+        if settings.tc is not None:
+            clocks[side] -= seconds
+            if clocks[side] < -settings.time_margin:
+                ending = forfeit(board, side, "time forfeit",
+                                 "%s loses on time" % colour_name(side))
+                break
+            clocks[side] += settings.tc[1]
+        node = node.add_variation(played.move, comment=move_comment(played, seconds))
+        board.push(played.move)
+    game.result, game.termination, game.reason = ending
+    pgn.headers["Result"] = game.result
+    pgn.headers["Termination"] = game.termination
+    if node is pgn:
+        pgn.comment = game.reason
+    else:
+        node.comment = (node.comment + ", " if node.comment else "") + game.reason
+    game.pgn = pgn
+    return game
+
+
+# -------------------------------------------------------------------- match
+
+
+class Match:
+    """A match in progress: the schedule, the slots' engines, the score, the output."""
+
+    def __init__(self, engine_spec, opponent_spec, settings, games, concurrency=2,
+                 seed=None, pgn_path=None, out=None):
+        self.engine_spec = engine_spec
+        self.opponent_spec = opponent_spec
+        self.settings = settings
+        self.seed = random.randrange(1 << 32) if seed is None else seed
+        self.games = schedule(games, self.seed)
+        self.concurrency = max(1, min(concurrency, len(self.games)))
+        self.pgn_path = pgn_path
+        self.out = out or sys.stdout
+        self.finished = []  # in the order they finished
+        self.engine_name = self.opponent_name = None
+        self.error = None  # a MatchError that stopped the match early
+        self._unwritten = {}  # number -> finished game not yet in the PGN file
+        self._next_to_write = 1
+
+    def say(self, line):
+        self.out.write(line + "\n")
+        self.out.flush()
+
+    async def run(self):
+        slots = [(Player(self.engine_spec), Player(self.opponent_spec))
+                 for _ in range(self.concurrency)]
+        try:
+            results = await asyncio.gather(
+                *(player.start() for slot in slots for player in slot), return_exceptions=True)
+            for result in results:
+                if isinstance(result, BaseException):
+                    raise result
+            self.name_players(*slots[0])
+            if self.pgn_path:
+                Path(self.pgn_path).write_text("")
+            self.say("%s vs %s: %d games, %s, seed %d, %d at a time" % (
+                self.engine_name, self.opponent_name, len(self.games),
+                self.settings.describe(), self.seed, self.concurrency))
+            queue = collections.deque(self.games)
+            await asyncio.gather(*(self.play_slot(slot, queue) for slot in slots))
+        finally:
+            await asyncio.gather(*(player.quit() for slot in slots for player in slot),
+                                 return_exceptions=True)
+
+    def name_players(self, engine, opponent):
+        self.engine_name, self.opponent_name = engine.name, opponent.name
+        if self.engine_name == self.opponent_name:
+            self.engine_name += " (engine)"
+            self.opponent_name += " (opponent)"
+
+    async def play_slot(self, slot, queue):
+        engine, opponent = slot
+        while queue and self.error is None:
+            game = queue.popleft()
+            white, black = (engine, opponent) if game.engine_white else (opponent, engine)
+            await play_game(game, white, black, self.settings)
+            self.finish(game)
+            for player in slot:
+                if player.broken and queue:
+                    try:
+                        await player.restart()
+                    except MatchError as e:
+                        self.error = self.error or e
+                        return
+
+    def finish(self, game):
+        names = (self.engine_name, self.opponent_name)
+        white, black = names if game.engine_white else names[::-1]
+        game.pgn.headers["Event"] = "micro960 match, %s" % self.settings.describe()
+        game.pgn.headers["Site"] = "?"
+        game.pgn.headers["Date"] = datetime.date.today().strftime("%Y.%m.%d")
+        game.pgn.headers["Round"] = str(game.number)
+        game.pgn.headers["White"] = white
+        game.pgn.headers["Black"] = black
+        game.pgn.headers["TimeControl"] = self.settings.time_control_tag()
+        self.finished.append(game)
+        wins, draws, losses = self.score()
+        self.say("game %d/%d  SP %d  %s - %s  %s  %s  score +%d =%d -%d (%s/%d)" % (
+            game.number, len(self.games), game.sp, white, black, game.result, game.reason,
+            wins, draws, losses, number(wins + 0.5 * draws), len(self.finished)))
+        self.write_pgn(game)
+
+    def write_pgn(self, game):
+        """Append games to the PGN file in game order, as soon as their turn comes."""
+        if not self.pgn_path:
+            return
+        self._unwritten[game.number] = game
+        with open(self.pgn_path, "a") as pgn_file:
+            while self._next_to_write in self._unwritten:
+                ready = self._unwritten.pop(self._next_to_write)
+                pgn_file.write(str(ready.pgn) + "\n\n")
+                self._next_to_write += 1
+
+    def flush_pgn(self):
+        """After an early stop: write the finished games still waiting for a gap to fill."""
+        if self.pgn_path and self._unwritten:
+            with open(self.pgn_path, "a") as pgn_file:
+                for number in sorted(self._unwritten):
+                    pgn_file.write(str(self._unwritten.pop(number).pgn) + "\n\n")
+
+    def score(self):
+        """(wins, draws, losses) of the engine under test so far."""
+        points = [game.engine_points() for game in self.finished]
+        return points.count(1.0), points.count(0.5), points.count(0.0)
+
+    def summary(self):
+        wins, draws, losses = self.score()
+        played = wins + draws + losses
+        percent = 100.0 * (wins + 0.5 * draws) / played if played else 0.0
+        return [
+            "Score of %s vs %s: %s, %s, %s; %s/%d (%.1f%%)" % (
+                self.engine_name, self.opponent_name, plural(wins, "win"),
+                plural(draws, "draw"), plural(losses, "loss"),
+                number(wins + 0.5 * draws), played, percent),
+            "Elo difference (95%% confidence): %s" % elo.format_elo(wins, draws, losses),
+        ]
+
+
+def plural(count, word):
+    return "%d %s" % (count, word if count == 1 else word + ("es" if word.endswith("s") else "s"))
+
+
+def build_match(args, out=None):
+    """A Match from parsed `micro960 match` arguments."""
+    if args.engine:
+        if args.runtime or args.heap:
+            raise MatchError("--runtime and --heap apply only to the default engine, not --engine")
+        engine_command, engine_cwd = resolve_command(args.engine), None
+    else:
+        engine_command, engine_cwd = default_engine_command(args.runtime, args.heap), str(REPO)
+    engine = EngineSpec(engine_command, args.engine_protocol, args.engine_option,
+                        args.engine_name, engine_cwd, role="engine")
+    opponent = EngineSpec(resolve_command(args.opponent), args.opponent_protocol,
+                          args.opponent_option, args.opponent_name, role="opponent")
+    settings = Settings(args.tc, args.nodes, args.depth, args.max_moves,
+                        args.time_margin, args.move_timeout)
+    return Match(engine, opponent, settings, args.games, args.concurrency, args.seed,
+                 args.pgn, out)
+
+
+def main(argv):
+    """Run `micro960 match ARGS...`; the exit code."""
+    args = build_parser().parse_args(argv)
+    logging.basicConfig(format="%(name)s: %(message)s",
+                        level=logging.DEBUG if args.debug else logging.ERROR)
+    try:
+        match = build_match(args)
+    except MatchError as e:
+        sys.stderr.write("micro960 match: %s\n" % e)
+        return 2
+    code = 0
+    try:
+        asyncio.run(match.run())
+    except MatchError as e:
+        sys.stderr.write("micro960 match: %s\n" % e)
+        return 1
+    except KeyboardInterrupt:
+        sys.stderr.write("micro960 match: interrupted\n")
+        code = 130
+    match.flush_pgn()
+    if match.error is not None:
+        sys.stderr.write("micro960 match: stopped early: %s\n" % match.error)
+        code = 1
+    if match.engine_name is not None:
+        for line in match.summary():
+            match.say(line)
+    if args.pgn:
+        match.say("games written to %s" % args.pgn)
+    return code
