@@ -133,3 +133,89 @@ def bench_perft(repeat=3, heap="64K", out=sys.stdout):
     write("%-*s%s\n" % (label, "Pico estimate (MicroPython / %d)" % PICO_SLOWDOWN,
                         "".join("%16s" % format(round(s / PICO_SLOWDOWN), ",") for s in micropython)))
     return 0
+
+
+def _firmware_bench(runtime_name, depth, heap):
+    """Output lines of the firmware's `bench DEPTH` on one runtime."""
+    import subprocess
+    args = ["bench", str(depth)]
+    if runtime_name == "micropython":
+        runtime.build_firmware()
+        result = runtime.run_micropython(
+            ["-c", runtime.COMMANDS_BOOT % str(runtime.FIRMWARE_MPY)] + args, heap=heap)
+    else:
+        result = subprocess.run(
+            [sys.executable, "-c", runtime.COMMANDS_BOOT % str(runtime.FIRMWARE)] + args,
+            capture_output=True, text=True)
+    if result.returncode:
+        raise SystemExit("bench failed on %s:\n%s%s" % (runtime_name, result.stdout,
+                                                        result.stderr))
+    return result.stdout.strip().split("\n")
+
+
+def _fields(line):
+    """'total nodes 5 ms 7' -> {'nodes': 5, 'ms': 7}"""
+    words = line.split()
+    return {words[i]: int(words[i + 1]) for i in range(len(words) - 1)
+            if words[i + 1].lstrip("-").isdigit()}
+
+
+def bench_search(depth=5, heap="192K"):
+    """Search the benchmark positions on both runtimes; print nodes, speed and memory."""
+    cp = _firmware_bench("cpython", depth, heap)
+    mp = _firmware_bench("micropython", depth, heap)
+    print("search benchmark: %d positions to depth %d" % (len(cp) - 1, depth))
+    print("%-10s %10s %12s %14s" % ("position", "nodes", "CPython ms", "MicroPython ms"))
+    for a, b in zip(cp[:-1], mp[:-1]):
+        fa, fb = _fields(a), _fields(b)
+        same = "" if fa["nodes"] == fb["nodes"] else "  (MicroPython: %d nodes)" % fb["nodes"]
+        print("%-10s %10d %12d %14d%s" % (fa["position"], fa["nodes"], fa["ms"], fb["ms"], same))
+    tc, tm = _fields(cp[-1]), _fields(mp[-1])
+    print("total nodes (signature): %d%s" % (
+        tc["nodes"], "" if tc["nodes"] == tm["nodes"] else
+        " CPython, %d MicroPython: the runtimes disagree!" % tm["nodes"]))
+    print("nodes/s: CPython %s, MicroPython unix port %s (%.2fx CPython)" % (
+        format(tc["nps"], ","), format(tm["nps"], ","), tm["nps"] / max(1, tc["nps"])))
+    print("Pico estimate: %d to %d nodes/s (unix port / 245 for viper code, / 165 interpreted)"
+          % (tm["nps"] // 245, tm["nps"] // 165))
+    print("MicroPython peak heap in use: %s bytes of %s; deepest C stack: %d bytes" % (
+        format(tm["heap"], ","), heap, tm["stack"]))
+    return 0 if tc["nodes"] == tm["nodes"] else 1
+
+
+def perft_suite(depth, runtime_name="cpython", heap="64K", every=1):
+    """Check perft of the 960 start positions and the standard positions against
+    ../shared/data up to `depth`: the deep check that CI cannot afford."""
+    import subprocess
+    data = runtime.REPO.parent / "shared" / "data"
+    cases = []
+    for line in (data / "perft960.tsv").read_text().splitlines()[1::every]:
+        fields = line.split("\t")
+        if depth <= 5:
+            cases.append(("SP " + fields[0], fields[1], depth, int(fields[1 + depth])))
+    for line in (data / "perft_std.tsv").read_text().splitlines()[1:]:
+        fields = line.split("\t")
+        if int(fields[2]) <= depth:
+            cases.append((fields[0], fields[1], int(fields[2]), int(fields[3])))
+    batch = "".join("%s\t%d\n" % (fen, d) for _, fen, d, _ in cases)
+    args = ["perft", "--batch"]
+    start = time.perf_counter()
+    if runtime_name == "micropython":
+        runtime.build_firmware()
+        result = runtime.run_micropython(
+            ["-c", runtime.COMMANDS_BOOT % str(runtime.FIRMWARE_MPY)] + args, heap=heap,
+            input=batch)
+    else:
+        result = subprocess.run(
+            [sys.executable, "-c", runtime.COMMANDS_BOOT % str(runtime.FIRMWARE)] + args,
+            input=batch, capture_output=True, text=True)
+    took = time.perf_counter() - start
+    counts = result.stdout.split()
+    wrong = [(name, d, want, got) for (name, _, d, want), got in zip(cases, counts)
+             if str(want) != got]
+    for name, d, want, got in wrong:
+        print("MISMATCH %s depth %d: expected %d, got %s" % (name, d, want, got))
+    nodes = sum(want for _, _, _, want in cases)
+    print("perft suite on %s: %d positions, %s nodes in %.1f s, %d wrong" % (
+        runtime_name, len(cases), format(nodes, ","), took, len(wrong) + len(cases) - len(counts)))
+    return 1 if wrong or len(counts) != len(cases) else 0

@@ -61,7 +61,17 @@ def build_parser():
     bench.add_argument("--perft", action="store_true",
                        help="perft speed of micro960 on both runtimes and of python-chess")
     bench.add_argument("--repeat", type=int, default=3, help="runs per case; the best counts")
-    bench.add_argument("--heap", type=heap_size, default="64K", help="MicroPython heap size")
+    bench.add_argument("--depth", type=int, default=5,
+                       help="search depth (default 5); with --perft-suite, the perft depth")
+    bench.add_argument("--perft-suite", action="store_true",
+                       help="check perft of all 960 start positions and the standard "
+                            "positions against ../shared/data to --depth")
+    bench.add_argument("--every", type=int, default=1,
+                       help="with --perft-suite: only every N-th start position")
+    bench.add_argument("--runtime", choices=("cpython", "micropython"), default="cpython",
+                       help="with --perft-suite: where it runs")
+    bench.add_argument("--heap", type=heap_size, default=None,
+                       help="MicroPython heap size (default 64K for perft, 192K for search)")
     # match parses its own arguments (host_tools/match.py), so that python-chess
     # is imported only when a match is played.
     commands.add_parser("match", help="play Chess960 games between two engines", add_help=False)
@@ -101,13 +111,13 @@ def run_firmware_command(argv, runtime_name, heap):
 
 
 def bench(args):
+    from . import bench as benchmarks
     if args.perft:
-        from .bench import bench_perft
-        return bench_perft(repeat=max(1, args.repeat), heap=args.heap)
-    # The engine's search benchmark comes with the engine; its flag will go here.
-    print("micro960 bench: the search benchmark arrives with the engine; "
-          "for now try `micro960 bench --perft`")
-    return 0
+        return benchmarks.bench_perft(repeat=max(1, args.repeat), heap=args.heap or "64K")
+    if args.perft_suite:
+        return benchmarks.perft_suite(args.depth, args.runtime, args.heap or "64K",
+                                      max(1, args.every))
+    return benchmarks.bench_search(args.depth, args.heap or "192K")
 
 
 if __name__ == "__main__":

@@ -22,6 +22,9 @@ a perfect score in n games means a true score of at least 0.025 ** (1/n).
 
     >>> format_elo(10, 0, 0)
     '> +140.2'
+
+Only draws also give a spread of zero, so '+0.0 +/- 0.0': the normal
+approximation has nothing to go on until a game is decided.
 """
 import math
 
@@ -113,7 +116,7 @@ def format_elo(wins, draws, losses, digits=1):
     """The Elo difference as a person reads it.
 
         '+35.2 +/- 101.4'                      both ends of the interval finite
-        '+381.7 (+159.0 to +inf)'               one end runs off to 0% or 100%
+        '+381.7 (+159.0 to +inf)'              one end runs off to 0% or 100%
         '> +140.2' / '< -140.2'                a perfect or a zero score (10 games)
         'no games'
     """

@@ -22,7 +22,7 @@ from .position import Position
 
 USAGE = (
     "usage: perft FEN DEPTH [--divide] | perft --batch | startpos N|random"
-    " | replay FILE [--pgn] | play [options] | uci"
+    " | replay FILE [--pgn] | play [options] | uci | bench [DEPTH]"
 )
 
 
@@ -207,6 +207,13 @@ def play_command(args):
     return console_main(args)
 
 
+def bench_command(args):
+    """bench [DEPTH]: the search benchmark (see bench.py)."""
+    from .bench import run
+    depth = parse_depth(args[0]) if args else 5
+    run(depth)
+
+
 def uci_command(args):
     if args:
         raise UsageError("uci takes no arguments")
@@ -216,6 +223,7 @@ def uci_command(args):
 
 COMMANDS = {
     "uci": uci_command,
+    "bench": bench_command,
     "perft": perft_command,
     "startpos": startpos_command,
     "replay": replay_command,

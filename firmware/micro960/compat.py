@@ -7,6 +7,7 @@ and CPython runs the same source through the stand-ins below.
 try:
     import micropython
     IS_MICROPYTHON = True
+    stack_use = micropython.stack_use
 except ImportError:
     IS_MICROPYTHON = False
 
@@ -20,6 +21,9 @@ except ImportError:
             return function
 
         viper = native
+
+    def stack_use():
+        return 0
 
 const = micropython.const
 

@@ -7,7 +7,7 @@ allocates nothing per node.
 """
 import random
 
-from .compat import const, ticks_diff, ticks_ms, zeros
+from .compat import const, stack_use, ticks_diff, ticks_ms, zeros
 from .evaluate import evaluate
 from .movegen import pseudo_moves
 from .position import BOTH, CASTLE, EN_PASSANT, KING, PAWN, PROMOTE_N, TO120, TO64, attacked
@@ -63,6 +63,7 @@ class Search:
         self.game = None
         self.nodes = 0
         self.seldepth = 0
+        self.stack_peak = 0  # C stack bytes at the deepest node (MicroPython)
         self.stopped = False
 
     # ---------------------------------------------------------------- driver
@@ -77,6 +78,7 @@ class Search:
         pos = self.pos = game.pos
         self.lrs = pos.king_capture
         self.nodes = 0
+        self.stack_peak = 0
         self.stopped = False
         self.start = ticks_ms()
         self._budget(limits, pos.side)
@@ -286,6 +288,9 @@ class Search:
             return 0
         if ply > self.seldepth:
             self.seldepth = ply
+            used = stack_use()
+            if used > self.stack_peak:
+                self.stack_peak = used
         board = pos.board
         us = pos.side
         them = us ^ BOTH
