@@ -161,10 +161,20 @@ def test_host_command_line_errors():
     assert micro960(["--help"]).returncode == 0  # --runtime after it is never read
 
 
-def test_plain_bench_points_to_bench_perft():
-    result = subprocess.run([sys.executable, "-m", "host_tools", "bench"], cwd=REPO,
-                            capture_output=True, text=True, timeout=60)
-    assert result.returncode == 0 and "bench --perft" in result.stdout
+def test_search_bench_gives_the_same_signature_on_both_runtimes():
+    result = subprocess.run([sys.executable, "-m", "host_tools", "bench", "--depth", "3"],
+                            cwd=REPO, capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "total nodes (signature): " in result.stdout and "disagree" not in result.stdout
+    assert "MicroPython peak heap in use: " in result.stdout
+
+
+def test_perft_suite_bench_checks_the_reference_counts():
+    result = subprocess.run([sys.executable, "-m", "host_tools", "bench", "--perft-suite",
+                             "--depth", "2", "--every", "40"],
+                            cwd=REPO, capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert ", 0 wrong" in result.stdout
 
 
 def test_commands_in_process(capsys):

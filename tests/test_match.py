@@ -1,0 +1,357 @@
+"""`micro960 match`: real short matches between real engines, and the ways a
+game can end badly, played by a tiny scripted UCI engine that crashes,
+dawdles or cheats on request.
+
+Stockfish (and polyglot, for the XBoard side) come from Debian; .ci/run
+installs them. Debian puts them in /usr/games, which is not on root's PATH,
+so the matches run with /usr/games added to it.
+"""
+import doctest
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import chess
+import chess.pgn
+import pytest
+
+from host_tools import elo, match
+
+REPO = Path(__file__).resolve().parent.parent
+PATH = os.environ.get("PATH", "") + os.pathsep + os.pathsep.join(match.GAME_DIRS)
+
+PROGRESS = re.compile(
+    r"game (\d+)/(\d+)  SP (\d+)  (.+) - (.+)  (1-0|0-1|1/2-1/2)  (.+)  "
+    r"score \+(\d+) =(\d+) -(\d+) \(([0-9.]+)/(\d+)\)$")
+SCORE = re.compile(
+    r"Score of (.+) vs (.+): (\d+) wins?, (\d+) draws?, (\d+) loss(?:es)?; "
+    r"([0-9.]+)/(\d+) \(([0-9.]+)%\)$")
+
+# A UCI engine that plays the first legal move (in UCI order), and on request
+# crashes on its Nth move of a game, sleeps before moving, sends an illegal
+# move, or does not offer UCI_Chess960.
+FAKE_ENGINE = r'''
+import sys, time
+import chess
+args = sys.argv[1:]
+def flag(name, default=None):
+    return args[args.index(name) + 1] if name in args else default
+crash_at = int(flag("--crash-at", 0))
+sleep = float(flag("--sleep", 0))
+board = chess.Board(chess960=True)
+for line in sys.stdin:
+    words = line.split()
+    if not words:
+        continue
+    if words[0] == "uci":
+        print("id name Fake %s" % " ".join(args))
+        if "--no960" not in args:
+            print("option name UCI_Chess960 type check default false")
+        print("uciok")
+    elif words[0] == "isready":
+        print("readyok")
+    elif words[0] == "position":
+        fen = chess.STARTING_FEN
+        if words[1] == "fen":
+            fen = " ".join(words[2:8])
+        board = chess.Board(fen, chess960=True)
+        if "moves" in words:
+            for uci in words[words.index("moves") + 1:]:
+                board.push_uci(uci)
+    elif words[0] == "go":
+        my_moves = len(board.move_stack) // 2 + 1
+        if crash_at and my_moves >= crash_at:
+            sys.exit(3)
+        time.sleep(sleep)
+        move = min(board.legal_moves, key=lambda m: m.uci())
+        if "--illegal" in args:
+            move = chess.Move(move.from_square, board.king(board.turn))
+        print("info depth 1 score cp 0")
+        print("bestmove %s" % move.uci())
+    elif words[0] == "quit":
+        break
+    sys.stdout.flush()
+'''
+
+
+def find_engine(name):
+    return shutil.which(name, path=PATH)
+
+
+def needs(*names):
+    missing = [name for name in names if not find_engine(name)]
+    return pytest.mark.skipif(bool(missing), reason="not installed: %s" % " ".join(missing))
+
+
+@pytest.fixture(scope="module")
+def fake(tmp_path_factory):
+    """fake("--crash-at", "3") is a command line for the scripted engine."""
+    script = tmp_path_factory.mktemp("engines") / "fake_uci.py"
+    script.write_text(FAKE_ENGINE)
+    return lambda *args: shlex.join([sys.executable, str(script)] + list(args))
+
+
+def micro960_match(*args, timeout=120):
+    started = time.monotonic()
+    result = subprocess.run(
+        [sys.executable, "-m", "host_tools", "match"] + [str(arg) for arg in args],
+        cwd=REPO, capture_output=True, text=True, timeout=timeout, stdin=subprocess.DEVNULL,
+        env=dict(os.environ, PATH=PATH))
+    result.seconds = time.monotonic() - started
+    return result
+
+
+def read_pgn(path):
+    games = []
+    with open(path) as handle:
+        while True:
+            game = chess.pgn.read_game(handle)
+            if game is None:
+                return games
+            assert not game.errors, game.errors
+            games.append(game)
+
+
+def progress_lines(stdout):
+    return [PROGRESS.match(line) for line in stdout.splitlines() if line.startswith("game ")]
+
+
+def engine_score(games, engine_name):
+    """(wins, draws, losses) of engine_name in the PGN games."""
+    points = []
+    for game in games:
+        result = game.headers["Result"]
+        if result == "1/2-1/2":
+            points.append(0.5)
+        else:
+            points.append(1.0 if (result == "1-0") == (game.headers["White"] == engine_name) else 0.0)
+    return points.count(1.0), points.count(0.5), points.count(0.0)
+
+
+def check_match_output(result, pgn_path, games_wanted):
+    """The checks every finished match passes; returns the PGN games and the score match."""
+    assert result.returncode == 0, result.stdout + result.stderr
+    lines = result.stdout.splitlines()
+    progress = progress_lines(result.stdout)
+    assert len(progress) == games_wanted and all(progress), result.stdout
+    score = SCORE.match(lines[-3])
+    assert score, result.stdout
+    engine_name, opponent_name = score.group(1), score.group(2)
+    wins, draws, losses = (int(score.group(i)) for i in (3, 4, 5))
+    assert lines[-2] == "Elo difference (95% confidence): " + elo.format_elo(wins, draws, losses)
+    assert lines[-1] == "games written to %s" % pgn_path
+    # The last progress line carries the final running score.
+    last = progress[-1]
+    assert (int(last.group(8)), int(last.group(9)), int(last.group(10))) == (wins, draws, losses)
+
+    games = read_pgn(pgn_path)
+    assert len(games) == games_wanted
+    assert [game.headers["Round"] for game in games] == [str(n + 1) for n in range(games_wanted)]
+    by_number = {int(line.group(1)): line for line in progress}
+    for game in games:
+        headers = game.headers
+        line = by_number[int(headers["Round"])]
+        sp = int(line.group(3))
+        assert headers["Variant"] == "Chess960"
+        assert headers["SetUp"] == "1"
+        assert headers["FEN"] == chess.Board.from_chess960_pos(sp).fen()
+        assert game.board().chess960
+        assert (headers["White"], headers["Black"]) == (line.group(4), line.group(5))
+        assert {headers["White"], headers["Black"]} == {engine_name, opponent_name}
+        assert headers["Result"] == line.group(6)
+        assert headers["Termination"]
+        assert headers["TimeControl"]
+        assert game.end().comment.endswith(line.group(7)) or game.comment == line.group(7)
+        if headers["Termination"] == "normal" and "resigns" not in line.group(7):
+            outcome = game.end().board().outcome(claim_draw=True)
+            assert outcome is not None and outcome.result() == headers["Result"]
+    # Each SP twice, the colours swapped.
+    for first, second in zip(games[0::2], games[1::2]):
+        assert first.headers["FEN"] == second.headers["FEN"]
+        assert first.headers["White"] == second.headers["Black"] == engine_name
+        assert first.headers["Black"] == second.headers["White"] == opponent_name
+    assert engine_score(games, engine_name) == (wins, draws, losses)
+    return games, score
+
+
+# ------------------------------------------------------------ real matches
+
+
+@needs("stockfish")
+def test_stockfish_match_by_nodes(tmp_path):
+    pgn = tmp_path / "games.pgn"
+    result = micro960_match(
+        "--engine", "stockfish", "--engine-option", "Skill Level=0",
+        "--opponent", "stockfish", "--nodes", 200, "--games", 2, "--seed", 5, "--pgn", pgn)
+    games, score = check_match_output(result, pgn, 2)
+    assert result.stdout.splitlines()[0] == (
+        "Stockfish 15.1 (engine) vs Stockfish 15.1 (opponent): 2 games, 200 nodes, seed 5, "
+        "2 at a time") or "(engine) vs" in result.stdout.splitlines()[0]
+    assert score.group(1).endswith("(engine)") and score.group(2).endswith("(opponent)")
+    assert all(game.headers["TimeControl"] == "-" for game in games)
+    # --seed repeats the draw of start positions.
+    again = micro960_match("--engine", "stockfish", "--opponent", "stockfish",
+                           "--depth", 1, "--games", 2, "--seed", 5, "--max-moves", 1)
+    assert [line.group(3) for line in progress_lines(again.stdout)] == \
+        [games[0].headers["FEN"] and line.group(3) for line in progress_lines(result.stdout)]
+
+
+@needs("stockfish")
+def test_stockfish_match_with_clocks_and_a_move_cap(tmp_path):
+    pgn = tmp_path / "games.pgn"
+    result = micro960_match(
+        "--engine", "stockfish", "--opponent", "stockfish", "--opponent-option", "Skill Level=0",
+        "--opponent-option", "UCI_LimitStrength=True", "--opponent-option", "UCI_Elo=1400",
+        "--tc", "0.5+0.02", "--max-moves", 15, "--games", 2, "--seed", 11, "--pgn", pgn)
+    games, _ = check_match_output(result, pgn, 2)
+    for game in games:
+        assert game.headers["TimeControl"] == "0.5+0.02"
+        if game.headers["Termination"] == "adjudication":
+            assert game.headers["Result"] == "1/2-1/2"
+            assert len(list(game.mainline_moves())) == 30
+            assert "--max-moves" in game.end().comment
+
+
+@needs("stockfish", "polyglot")
+def test_xboard_opponent(tmp_path):
+    # Debian's fairymax cannot play Chess960 (no setboard, no fischerandom);
+    # polyglot turns Stockfish into an XBoard engine that can.
+    pgn = tmp_path / "games.pgn"
+    polyglot = shlex.join([find_engine("polyglot"), "-noini", "-ec", find_engine("stockfish")])
+    result = micro960_match(
+        "--engine", "stockfish", "--opponent", polyglot, "--opponent-protocol", "xboard",
+        "--nodes", 200, "--max-moves", 40, "--games", 2, "--seed", 3, "--pgn", pgn)
+    check_match_output(result, pgn, 2)
+
+
+@needs("fairymax")
+def test_fairymax_is_refused_with_a_reason():
+    result = micro960_match("--engine", "stockfish", "--opponent", "fairymax",
+                            "--opponent-protocol", "xboard", "--nodes", 100, "--games", 2)
+    assert result.returncode == 1
+    assert "cannot start opponent" in result.stderr and "setboard" in result.stderr
+
+
+def test_the_default_engine_is_micro960_uci(tmp_path, fake):
+    pgn = tmp_path / "games.pgn"
+    result = micro960_match("--opponent", fake(), "--nodes", 50, "--max-moves", 4,
+                            "--games", 2, "--seed", 1, "--pgn", pgn)
+    check_match_output(result, pgn, 2)
+    assert result.stdout.startswith("micro960")
+
+
+# ------------------------------------------------------ games that go wrong
+
+
+def test_a_crashing_engine_loses_and_the_match_goes_on(tmp_path, fake):
+    pgn = tmp_path / "games.pgn"
+    # One slot: the crashed opponent must be restarted for every next game.
+    result = micro960_match("--engine", fake(), "--opponent", fake("--crash-at", 3),
+                            "--nodes", 1, "--games", 4, "--concurrency", 1, "--pgn", pgn)
+    games, score = check_match_output(result, pgn, 4)
+    assert score.group(3, 4, 5) == ("4", "0", "0")
+    for game in games:
+        assert game.headers["Termination"] == "abandoned"
+        assert "engine crashed" in game.end().comment
+        opponent_white = game.headers["White"] == score.group(2)
+        assert len(list(game.mainline_moves())) == (4 if opponent_white else 5)
+
+
+def test_a_slow_engine_loses_on_time(tmp_path, fake):
+    pgn = tmp_path / "games.pgn"
+    result = micro960_match("--engine", fake(), "--opponent", fake("--sleep", 0.3),
+                            "--tc", "0.5+0", "--games", 2, "--pgn", pgn)
+    games, score = check_match_output(result, pgn, 2)
+    assert score.group(3, 4, 5) == ("2", "0", "0")
+    assert all(game.headers["Termination"] == "time forfeit" for game in games)
+
+
+def test_an_illegal_move_loses(tmp_path, fake):
+    pgn = tmp_path / "games.pgn"
+    result = micro960_match("--engine", fake("--illegal"), "--opponent", fake(),
+                            "--nodes", 1, "--games", 2, "--pgn", pgn)
+    games, score = check_match_output(result, pgn, 2)
+    assert score.group(3, 4, 5) == ("0", "0", "2")
+    assert all(game.headers["Termination"] == "rules infraction" for game in games)
+    assert "illegal" in games[0].end().comment or "illegal" in games[0].comment
+
+
+def test_a_missing_engine_is_a_clear_error():
+    result = micro960_match("--engine", "no-such-engine-xyz", "--opponent", "no-such-engine-xyz",
+                            "--nodes", 100)
+    assert result.returncode == 1
+    assert "cannot start" in result.stderr and "no-such-engine-xyz" in result.stderr
+    assert "command not found" in result.stderr
+    assert "Traceback" not in result.stderr
+    assert result.seconds < 10
+
+
+def test_an_engine_without_chess960_is_a_clear_error(fake):
+    result = micro960_match("--engine", fake(), "--opponent", fake("--no960"), "--nodes", 1)
+    assert result.returncode == 1
+    assert "cannot play Chess960" in result.stderr and "UCI_Chess960" in result.stderr
+
+
+def test_usage_errors():
+    no_limit = micro960_match("--engine", "x", "--opponent", "y")
+    assert no_limit.returncode == 2 and "--tc" in no_limit.stderr
+    bad_tc = micro960_match("--opponent", "y", "--tc", "fast")
+    assert bad_tc.returncode == 2 and "BASE+INC" in bad_tc.stderr
+    help_text = subprocess.run([sys.executable, "-m", "host_tools", "match", "--help"],
+                               cwd=REPO, capture_output=True, text=True)
+    assert help_text.returncode == 0 and help_text.stdout.startswith("usage: micro960 match")
+
+
+# ------------------------------------------------------------- the pieces
+
+
+def test_doctests():
+    assert doctest.testmod(match).failed == 0
+
+
+def test_time_control_and_options():
+    assert match.time_control("2+0.1") == (2.0, 0.1)
+    assert match.time_control("60") == (60.0, 0.0)
+    for bad in ("0+1", "2+-1", "fast", "nan", "+1"):
+        with pytest.raises(Exception):
+            match.time_control(bad)
+    assert match.engine_option("UCI_Elo=1500") == ("UCI_Elo", "1500")
+    assert match.engine_option("UCI_LimitStrength=True") == ("UCI_LimitStrength", "true")
+    with pytest.raises(Exception):
+        match.engine_option("Threads")
+
+
+def test_schedule_plays_each_position_twice_with_colours_swapped():
+    games = match.schedule(10, seed=42)
+    assert [game.number for game in games] == list(range(1, 11))
+    assert [game.engine_white for game in games] == [True, False] * 5
+    sps = [game.sp for game in games]
+    assert sps[0::2] == sps[1::2] and len(set(sps)) == 5
+    assert all(0 <= sp <= 959 for sp in sps)
+    assert [game.sp for game in match.schedule(10, seed=42)] == sps
+    assert [game.sp for game in match.schedule(10, seed=43)] != sps
+    odd = match.schedule(3, seed=42)
+    assert [(game.sp, game.engine_white) for game in odd] == [
+        (sps[0], True), (sps[0], False), (sps[2], True)]
+    # More pairs than start positions: every SP once before any repeats.
+    assert len(set(game.sp for game in match.schedule(1920, seed=1))) == 960
+
+
+def test_endings():
+    mate = chess.Board("7k/6Q1/6K1/8/8/8/8/8 b - - 0 1", chess960=True)
+    assert match.result_by_rules(mate, None) == ("1-0", "normal", "White mates")
+    board = chess.Board.from_chess960_pos(518)
+    assert match.result_by_rules(board, None) is None
+    for uci in ("g1f3", "g8f6"):
+        board.push_uci(uci)
+    assert match.result_by_rules(board, 1)[:2] == ("1/2-1/2", "adjudication")
+    assert match.forfeit(board, chess.WHITE, "abandoned", "x") == ("0-1", "abandoned", "x")
+    # Out of time against a lone king: a draw, since the king cannot mate.
+    lone = chess.Board("8/8/8/4k3/8/8/8/QK6 w - - 0 1", chess960=True)
+    assert match.forfeit(lone, chess.WHITE, "time forfeit", "White loses on time")[0] == "0-1"
+    assert match.forfeit(lone, chess.BLACK, "time forfeit", "Black loses on time")[0] == "1/2-1/2"
