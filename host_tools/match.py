@@ -303,10 +303,10 @@ class Settings:
         """PGN TimeControl: 'BASE+INC' in seconds, or '-' (none) for node/depth limits."""
         if self.tc is None:
             return "-"
-        return "%s+%s" % (number(self.tc[0]), number(self.tc[1]))
+        return "%s+%s" % (plain_number(self.tc[0]), plain_number(self.tc[1]))
 
 
-def number(x):
+def plain_number(x):
     """2.0 -> '2', 0.1 -> '0.1'."""
     return ("%.3f" % x).rstrip("0").rstrip(".")
 
@@ -403,6 +403,16 @@ def move_comment(played, seconds):
     return " ".join(words)
 
 
+def exit_status(player):
+    """'exit code 3', 'killed by signal 9' or 'exited' for a dead engine."""
+    code = player.transport.get_returncode() if player.transport else None
+    if code is None:
+        return "exited"
+    if code < 0:
+        return "killed by signal %d" % -code
+    return "exit code %d" % code
+
+
 async def play_move(player, board, limit, game_number, timeout):
     """The engine's PlayResult, or (termination, reason) when it forfeits the game."""
     side = colour_name(board.turn)
@@ -411,13 +421,15 @@ async def play_move(player, board, limit, game_number, timeout):
             player.engine.play(board, limit, game=game_number, info=INFO), timeout)
     except asyncio.TimeoutError:
         player.broken = True
-        return "time forfeit", "%s sent no move in %.1f s" % (side, timeout)
-    except chess.engine.EngineTerminatedError as e:
+        return "time forfeit", "%s loses on time (no move in %.2f s)" % (side, timeout)
+    except chess.engine.EngineTerminatedError:
         player.broken = True
-        return "abandoned", "%s's engine crashed (%s)" % (side, e)
+        return "abandoned", "%s's engine crashed (%s)" % (side, exit_status(player))
     except chess.engine.EngineError as e:
         player.broken = True  # protocol state unknown: start afresh
-        return "rules infraction", "%s's engine failed: %s" % (side, e)
+        if isinstance(e.__context__, ValueError):  # python-chess could not parse or play it
+            return "rules infraction", "%s sent an illegal move (%s)" % (side, e)
+        return "rules infraction", "%s's engine failed (%s)" % (side, e)
     if played.resigned:
         return "normal", "%s resigns" % side
     if played.move is None or not board.is_legal(played.move):
@@ -557,7 +569,7 @@ class Match:
         wins, draws, losses = self.score()
         self.say("game %d/%d  SP %d  %s - %s  %s  %s  score +%d =%d -%d (%s/%d)" % (
             game.number, len(self.games), game.sp, white, black, game.result, game.reason,
-            wins, draws, losses, number(wins + 0.5 * draws), len(self.finished)))
+            wins, draws, losses, plain_number(wins + 0.5 * draws), len(self.finished)))
         self.write_pgn(game)
 
     def write_pgn(self, game):
@@ -591,7 +603,7 @@ class Match:
             "Score of %s vs %s: %s, %s, %s; %s/%d (%.1f%%)" % (
                 self.engine_name, self.opponent_name, plural(wins, "win"),
                 plural(draws, "draw"), plural(losses, "loss"),
-                number(wins + 0.5 * draws), played, percent),
+                plain_number(wins + 0.5 * draws), played, percent),
             "Elo difference (95%% confidence): %s" % elo.format_elo(wins, draws, losses),
         ]
 

@@ -27,10 +27,16 @@ except ImportError:
 
 const = micropython.const
 
-# Viper's pointer types name buffers in function annotations; CPython
-# evaluates annotations, so the names must exist (the buffers are indexed
-# the same way on both runtimes).
-ptr8 = ptr16 = ptr32 = bytearray
+
+
+def ptr8(buffer):
+    """Viper's pointer casts (ptr8(buf) in a viper function) and argument
+    annotations: MicroPython's compiler acts on the names; on CPython they
+    must exist, and a buffer indexes the same way as the pointer would."""
+    return buffer
+
+
+ptr16 = ptr32 = ptr8
 
 _ITEM_SIZES = {"b": 1, "B": 1, "h": 2, "H": 2, "i": 4, "I": 4}
 

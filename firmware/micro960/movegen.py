@@ -3,17 +3,25 @@
 Moves are written into a caller's preallocated `array('H')` from an index
 and the new end index is returned, so generating allocates nothing.
 """
-from .compat import zeros
+from .compat import const, micropython, ptr8, ptr16, zeros  # noqa: F401
 from .position import (
-    BISHOP_STEPS, BLACK, BOTH, CASTLE, DOUBLE_PUSH, EN_PASSANT, KING, KING_STEPS,
-    KNIGHT, KNIGHT_STEPS, PAWN, PROMOTE_N, PROMOTE_Q, SLIDER_STEPS,
-    TO120, TO64, TO64_TO, WHITE, attacked,
+    BISHOP_STEPS, BLACK, BOTH, CASTLE, EN_PASSANT, KING_STEPS, STEPS, TO120, TO64, TO64_TO,
+    WHITE, attacked,
 )
 
-MAX_MOVES = 256  # more than the 218 any chess position can have
+# position.py's values again, as constants viper code can compile in.
+_PAWN = const(1)
+_KNIGHT = const(2)
+_BISHOP = const(3)
+_ROOK = const(4)
+_KING = const(6)
+_WHITE = const(8)
+_DOUBLE_PUSH = const(1)
+_EN_PASSANT = const(2)
+_PROMOTE_N = const(4)
+_PROMOTE_Q = const(7)
 
-_PROMOTE_ALL = (PROMOTE_Q << 12, (PROMOTE_Q - 1) << 12, (PROMOTE_Q - 2) << 12, PROMOTE_N << 12)
-_PROMOTE_QUEEN = (PROMOTE_Q << 12,)
+MAX_MOVES = 256  # more than the 218 any chess position can have
 
 # LINE[to - king + 77] is the step (+12) from the king towards `to` when the
 # two squares share a rank, file or diagonal, else 0. A pinned piece may only
@@ -22,8 +30,6 @@ LINE = bytearray(155)
 for _step in KING_STEPS:
     for _k in range(1, 8):
         LINE[_step * _k + 77] = _step + 12
-
-_SIDE_STEPS = (-1, 1)  # a pawn captures one file to either side
 
 _pin = bytearray(120)  # step (+12) of the pin line through a pinned piece
 _pinned = bytearray(8)  # which squares _pin marks, to clear them cheaply
@@ -39,11 +45,26 @@ def pseudo_moves(pos, buf, n, quiet=True):
 
     With quiet=False only captures and promotions (for quiescence search).
     """
-    b = pos.board
     us = pos.side
-    squares = pos.squares
     first = 16 if us == BLACK else 0
-    if us == WHITE:
+    n = _generate(pos.board, pos.squares, first, first + pos.counts[us >> 4], buf, n,
+                  us | (1 if quiet else 0) | (2 if pos.queen_only else 0), pos.ep)
+    if quiet and pos.rights and pos.castling:
+        n = castling_moves(pos, buf, n)
+    return n
+
+
+@micropython.viper
+def _generate(b: ptr8, squares: ptr8, first: int, last: int, buf: ptr16, n: int,
+              flags: int, ep: int) -> int:
+    """Moves of the pieces in squares[first:last]; flags: side | 1 quiet | 2 queen only."""
+    us = flags & 24
+    quiet = flags & 1
+    lowest_promotion = _PROMOTE_Q if flags & 2 else _PROMOTE_N
+    to64 = ptr8(TO64)
+    to_bits = ptr16(TO64_TO)
+    steps = ptr8(STEPS)
+    if us == _WHITE:
         forward = 10
         start_lo = 31
         promote_from = 81
@@ -51,61 +72,66 @@ def pseudo_moves(pos, buf, n, quiet=True):
         forward = -10
         start_lo = 81
         promote_from = 31
-    promotions = _PROMOTE_QUEEN if pos.queen_only else _PROMOTE_ALL
-    for i in range(first, first + pos.counts[us >> 4]):
-        fr = squares[i]
-        kind = b[fr] & 7
-        f = TO64[fr]
-        if kind == PAWN:
+    for i in range(first, last):
+        fr = int(squares[i])
+        kind = int(b[fr]) & 7
+        f = int(to64[fr])
+        if kind == _PAWN:
             to = fr + forward
-            if fr - promote_from < 8 and fr >= promote_from:
-                # Every pawn move from here promotes: all are noisy.
-                if b[to] == 0:
-                    for flag in promotions:
-                        buf[n] = f | TO64_TO[to] | flag
+            promoting = fr >= promote_from and fr - promote_from < 8
+            if (quiet or promoting) and b[to] == 0:
+                if promoting:
+                    flag = _PROMOTE_Q
+                    while flag >= lowest_promotion:
+                        buf[n] = f | int(to_bits[to]) | (flag << 12)
                         n += 1
-                for side_step in _SIDE_STEPS:
-                    t = b[to + side_step]
-                    if t and not t & us:
-                        for flag in promotions:
-                            buf[n] = f | TO64_TO[to + side_step] | flag
+                        flag -= 1
+                else:
+                    buf[n] = f | int(to_bits[to])
+                    n += 1
+                    if fr >= start_lo and fr - start_lo < 8 and b[to + forward] == 0:
+                        buf[n] = f | int(to_bits[to + forward]) | (_DOUBLE_PUSH << 12)
+                        n += 1
+            for side_step in range(-1, 2, 2):
+                target = to + side_step
+                t = b[target]
+                if t != 0 and not (t & us):
+                    if promoting:
+                        flag = _PROMOTE_Q
+                        while flag >= lowest_promotion:
+                            buf[n] = f | int(to_bits[target]) | (flag << 12)
                             n += 1
-                continue
-            if quiet and b[to] == 0:
-                buf[n] = f | TO64_TO[to]
-                n += 1
-                if 0 <= fr - start_lo < 8 and b[to + forward] == 0:
-                    buf[n] = f | TO64_TO[to + forward] | (DOUBLE_PUSH << 12)
+                            flag -= 1
+                    else:
+                        buf[n] = f | int(to_bits[target])
+                        n += 1
+                elif target == ep and t == 0:
+                    buf[n] = f | int(to_bits[target]) | (_EN_PASSANT << 12)
                     n += 1
-            for side_step in _SIDE_STEPS:
-                t = b[to + side_step]
-                if t and not t & us:
-                    buf[n] = f | TO64_TO[to + side_step]
-                    n += 1
-                elif to + side_step == pos.ep and t == 0:
-                    buf[n] = f | TO64_TO[to + side_step] | (EN_PASSANT << 12)
-                    n += 1
-        elif kind == KNIGHT or kind == KING:
-            for d in (KNIGHT_STEPS if kind == KNIGHT else KING_STEPS):
-                t = b[fr + d]
-                if not t & us and (quiet or t):
-                    buf[n] = f | TO64_TO[fr + d]
+        elif kind == _KNIGHT or kind == _KING:
+            j = 0 if kind == _KNIGHT else 8
+            for k in range(j, j + 8):
+                to = fr + int(steps[k]) - 32
+                t = b[to]
+                if not (t & us) and (quiet or t != 0):
+                    buf[n] = f | int(to_bits[to])
                     n += 1
         else:
-            for d in SLIDER_STEPS[kind]:
+            j = 12 if kind == _ROOK else 8
+            k_end = 12 if kind == _BISHOP else 16
+            for k in range(j, k_end):
+                d = int(steps[k]) - 32
                 to = fr + d
                 t = b[to]
                 while t == 0:
                     if quiet:
-                        buf[n] = f | TO64_TO[to]
+                        buf[n] = f | int(to_bits[to])
                         n += 1
                     to += d
                     t = b[to]
-                if not t & us:
-                    buf[n] = f | TO64_TO[to]
+                if not (t & us):
+                    buf[n] = f | int(to_bits[to])
                     n += 1
-    if quiet and pos.rights and pos.castling:
-        n = castling_moves(pos, buf, n)
     return n
 
 

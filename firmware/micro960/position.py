@@ -7,7 +7,7 @@ Castling is "king takes own rook": its to-square is the rook's square.
 """
 from array import array
 
-from .compat import const, zeros
+from .compat import const, micropython, ptr8, zeros  # noqa: F401
 
 PAWN = const(1)
 KNIGHT = const(2)
@@ -499,39 +499,39 @@ class Position:
         return self.board[sq]
 
 
-def attacked(b, sq, by):
+# Steps (+32, to fit a byte) for viper code: knight 0-7, king and queen 8-15,
+# of which bishop 8-11 and rook 12-15.
+STEPS = bytes(d + 32 for d in KNIGHT_STEPS + BISHOP_STEPS + ROOK_STEPS)
+
+
+@micropython.viper
+def attacked(b: ptr8, sq: int, by: int) -> bool:
     """Is square `sq` of board `b` attacked by side `by` (WHITE or BLACK)?"""
     if by == WHITE:
         if b[sq - 9] == WHITE | PAWN or b[sq - 11] == WHITE | PAWN:
             return True
     elif b[sq + 9] == BLACK | PAWN or b[sq + 11] == BLACK | PAWN:
         return True
-    piece = by | KNIGHT
-    for d in KNIGHT_STEPS:
-        if b[sq + d] == piece:
+    steps = ptr8(STEPS)
+    knight = by | KNIGHT
+    for i in range(8):
+        if b[sq + int(steps[i]) - 32] == knight:
             return True
-    piece = by | KING
-    for d in KING_STEPS:
-        if b[sq + d] == piece:
-            return True
+    king = by | KING
     queen = by | QUEEN
-    piece = by | ROOK
-    for d in ROOK_STEPS:
+    slider = by | BISHOP
+    for i in range(8, 16):
+        if i == 12:
+            slider = by | ROOK
+        d = int(steps[i]) - 32
         s = sq + d
         t = b[s]
-        while t == 0:
-            s += d
-            t = b[s]
-        if t == piece or t == queen:
+        if t == king:
             return True
-    piece = by | BISHOP
-    for d in BISHOP_STEPS:
-        s = sq + d
-        t = b[s]
         while t == 0:
             s += d
             t = b[s]
-        if t == piece or t == queen:
+        if t == slider or t == queen:
             return True
     return False
 
