@@ -7,7 +7,7 @@ The scoring loop is one viper function over the piece lists; on CPython the
 same source runs as plain Python.
 """
 from .compat import const, micropython, ptr8, ptr16, zeros  # noqa: F401
-from .position import TO64, WHITE
+from .position import RIGHTS, SIDE, TO64, WHITE
 
 BIAS = const(4096)  # table values are stored + BIAS as unsigned 16-bit
 EG = const(896)  # endgame values follow the 14 x 64 middlegame values
@@ -53,7 +53,7 @@ TABLE = _tables()
 # Work space for the scoring loop: the game-phase weight of each piece type
 # (24 with all pieces on, 0 with only kings and pawns), then per file the
 # white and black pawn counts, the lowest white and highest black pawn rank.
-_work = bytearray(b"\x00\x00\x01\x01\x02\x04\x00\x00" + bytes(32))
+WORK = bytearray(b"\x00\x00\x01\x01\x02\x04\x00\x00" + bytes(32))
 
 
 @micropython.viper
@@ -213,6 +213,7 @@ def _score(board: ptr8, squares: ptr8, counts: ptr8, kings: ptr8, to64: ptr8,
 
 def evaluate(pos):
     """Score of the position for the side to move, in centipawns."""
-    score = _score(pos.board, pos.squares, pos.counts, pos.kings, TO64, TABLE, _work,
-                   pos.rights)
-    return score if pos.side == WHITE else -score
+    state = pos.state
+    score = _score(pos.board, pos.squares, pos.counts, pos.kings, TO64, TABLE, WORK,
+                   state[RIGHTS])
+    return score if state[SIDE] == WHITE else -score

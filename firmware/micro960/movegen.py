@@ -5,8 +5,8 @@ and the new end index is returned, so generating allocates nothing.
 """
 from .compat import const, micropython, ptr8, ptr16, zeros  # noqa: F401
 from .position import (
-    BISHOP_STEPS, BLACK, BOTH, CASTLE, EN_PASSANT, KING_STEPS, STEPS, TO120, TO64, TO64_TO,
-    WHITE, attacked,
+    BISHOP_STEPS, BLACK, BOTH, CASTLE, EN_PASSANT, EP, KING_STEPS, RIGHTS, SIDE, STEPS, TO120,
+    TO64, TO64_TO, WHITE, attacked,
 )
 
 # position.py's values again, as constants viper code can compile in.
@@ -45,11 +45,12 @@ def pseudo_moves(pos, buf, n, quiet=True):
 
     With quiet=False only captures and promotions (for quiescence search).
     """
-    us = pos.side
+    state = pos.state
+    us = state[SIDE]
     first = 16 if us == BLACK else 0
     n = _generate(pos.board, pos.squares, first, first + pos.counts[us >> 4], buf, n,
-                  us | (1 if quiet else 0) | (2 if pos.queen_only else 0), pos.ep)
-    if quiet and pos.rights and pos.castling:
+                  us | (1 if quiet else 0) | (2 if pos.queen_only else 0), state[EP])
+    if quiet and state[RIGHTS] and pos.castling:
         n = castling_moves(pos, buf, n)
     return n
 

@@ -7,7 +7,7 @@ Castling is "king takes own rook": its to-square is the rook's square.
 """
 from array import array
 
-from .compat import const, micropython, ptr8, zeros  # noqa: F401
+from .compat import const, micropython, ptr8, ptr32, zeros  # noqa: F401
 
 PAWN = const(1)
 KNIGHT = const(2)
@@ -30,6 +30,15 @@ EN_PASSANT = const(2)
 CASTLE = const(3)
 PROMOTE_N = const(4)  # flag - 2 is the promoted piece type: 4 N, 5 B, 6 R, 7 Q
 PROMOTE_Q = const(7)
+
+# Indices into Position.state.
+SIDE = const(0)
+EP = const(1)
+RIGHTS = const(2)
+HALFMOVE = const(3)
+KEY = const(4)
+PLY = const(5)
+FULLMOVE = const(6)
 
 # Castling-right bits, one per castling rook: white h-side, white a-side,
 # black h-side, black a-side.
@@ -121,25 +130,28 @@ class Position:
         self.slot = bytearray(120)
         self.rook_squares = bytearray(4)  # one per castling-right bit
         self.keep = bytearray(120)  # rights kept when a move touches a square
-        self.side = WHITE
-        self.ep = 0
-        self.rights = 0
-        self.halfmove = 0
-        self.fullmove = 1
-        self.key = 0
-        self.ply = 0
-        # Undo stack.
-        self._ep = bytearray(stack_size)
-        self._rights = bytearray(stack_size)
-        self._captured = bytearray(stack_size)
-        self._halfmove = zeros("H", stack_size)
-        self._key = zeros("i", stack_size)
+        # The scalars every move changes, in one array so viper code can reach
+        # them: see the SIDE ... FULLMOVE indices and the properties below.
+        self.state = zeros("i", 8)
+        # Undo stack: two entries a ply, the packed ep square, rights, captured
+        # piece and halfmove clock, then the key.
+        self.saved = zeros("i", 2 * stack_size)
         # Rules switches; see rules.py.
         self.castling = True
         self.en_passant = True
         self.queen_only = False
         self.king_capture = False
         self.set_fen(fen or "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1")
+
+    side = property(lambda self: self.state[SIDE], lambda self, v: _set(self, SIDE, v))
+    ep = property(lambda self: self.state[EP], lambda self, v: _set(self, EP, v))
+    rights = property(lambda self: self.state[RIGHTS], lambda self, v: _set(self, RIGHTS, v))
+    halfmove = property(lambda self: self.state[HALFMOVE],
+                        lambda self, v: _set(self, HALFMOVE, v))
+    key = property(lambda self: self.state[KEY], lambda self, v: _set(self, KEY, v))
+    ply = property(lambda self: self.state[PLY], lambda self, v: _set(self, PLY, v))
+    fullmove = property(lambda self: self.state[FULLMOVE],
+                        lambda self, v: _set(self, FULLMOVE, v))
 
     # ------------------------------------------------------------------ FEN
 
@@ -289,193 +301,38 @@ class Position:
 
     def push(self, move):
         """Make a move; `pop(move)` takes it back."""
-        b = self.board
-        fr = TO120[move & 63]
-        to = TO120[(move >> 6) & 63]
-        flag = move >> 12
-        ply = self.ply
-        self._ep[ply] = self.ep
-        self._rights[ply] = self.rights
-        self._halfmove[ply] = self.halfmove
-        self._key[ply] = self.key
-        self.ply = ply + 1
-        us = self.side
-        key = self.key ^ Z_SIDE
-        if self.ep:
-            key ^= Z_EXTRA[4 + self.ep % 10]
-            self.ep = 0
-        piece = b[fr]
-        squares = self.squares
-        slot = self.slot
-        if flag == CASTLE:
-            rook = b[to]
-            kdst = 21 if us == WHITE else 91
-            if to > fr:
-                kdst += 6
-                rdst = kdst - 1
-            else:
-                kdst += 2
-                rdst = kdst + 1
-            ks = slot[fr]
-            rs = slot[to]
-            b[fr] = 0
-            b[to] = 0
-            b[kdst] = piece
-            b[rdst] = rook
-            squares[ks] = kdst
-            squares[rs] = rdst
-            slot[kdst] = ks
-            slot[rdst] = rs
-            self.kings[us >> 4] = kdst
-            zk = (piece - 9) << 6
-            zr = (rook - 9) << 6
-            key ^= (Z_PIECE[zk | TO64[fr]] ^ Z_PIECE[zk | TO64[kdst]]
-                    ^ Z_PIECE[zr | TO64[to]] ^ Z_PIECE[zr | TO64[rdst]])
-            self._captured[ply] = 0
-            self.halfmove += 1
-        else:
-            captured = b[to]
-            self._captured[ply] = captured
-            if captured:
-                self._remove(to, captured)
-                key ^= Z_PIECE[((captured - 9) << 6) | TO64[to]]
-                self.halfmove = 0
-                if captured & 7 == KING:  # only under LRS rules
-                    self.kings[captured >> 4] = 0
-            elif piece & 7 == PAWN:
-                self.halfmove = 0
-            else:
-                self.halfmove += 1
-            b[fr] = 0
-            s = slot[fr]
-            squares[s] = to
-            slot[to] = s
-            key ^= Z_PIECE[((piece - 9) << 6) | TO64[fr]]
-            if flag >= PROMOTE_N:
-                piece = us | (flag - 2)
-            b[to] = piece
-            key ^= Z_PIECE[((piece - 9) << 6) | TO64[to]]
-            if piece & 7 == KING:
-                self.kings[us >> 4] = to
-            elif flag == EN_PASSANT:
-                victim = to - 10 if us == WHITE else to + 10
-                self._remove(victim, b[victim])
-                key ^= Z_PIECE[((b[victim] - 9) << 6) | TO64[victim]]
-                b[victim] = 0
-            elif flag == DOUBLE_PUSH:
-                ep = (fr + to) >> 1
-                them = us ^ BOTH
-                if b[to - 1] == them | PAWN or b[to + 1] == them | PAWN:
-                    if self.en_passant:
-                        self.ep = ep
-                        key ^= Z_EXTRA[4 + ep % 10]
-        rights = self.rights
-        if rights:
-            new = rights & self.keep[fr] & self.keep[to]
-            if new != rights:
-                key ^= Z_CASTLE[rights] ^ Z_CASTLE[new]
-                self.rights = new
-        if us == BLACK:
-            self.fullmove += 1
-        self.side = us ^ BOTH
-        self.key = key
+        _push(self.board, self.squares, self.slot, self.counts, self.kings, self.keep,
+              self.state, self.saved, move, self.en_passant)
 
     def pop(self, move):
-        b = self.board
-        fr = TO120[move & 63]
-        to = TO120[(move >> 6) & 63]
-        flag = move >> 12
-        ply = self.ply - 1
-        self.ply = ply
-        us = self.side ^ BOTH
-        self.side = us
-        if us == BLACK:
-            self.fullmove -= 1
-        squares = self.squares
-        slot = self.slot
-        if flag == CASTLE:
-            kdst = 21 if us == WHITE else 91
-            if to > fr:
-                kdst += 6
-                rdst = kdst - 1
-            else:
-                kdst += 2
-                rdst = kdst + 1
-            king = b[kdst]
-            rook = b[rdst]
-            ks = slot[kdst]
-            rs = slot[rdst]
-            b[kdst] = 0
-            b[rdst] = 0
-            b[fr] = king
-            b[to] = rook
-            squares[ks] = fr
-            squares[rs] = to
-            slot[fr] = ks
-            slot[to] = rs
-            self.kings[us >> 4] = fr
-        else:
-            piece = b[to]
-            if flag >= PROMOTE_N:
-                piece = us | PAWN
-            s = slot[to]
-            squares[s] = fr
-            slot[fr] = s
-            b[fr] = piece
-            captured = self._captured[ply]
-            b[to] = captured
-            if captured:
-                self._add(to, captured)
-                if captured & 7 == KING:
-                    self.kings[captured >> 4] = to
-            if piece & 7 == KING:
-                self.kings[us >> 4] = fr
-            elif flag == EN_PASSANT:
-                victim = to - 10 if us == WHITE else to + 10
-                b[victim] = (us ^ BOTH) | PAWN
-                self._add(victim, b[victim])
-        self.ep = self._ep[ply]
-        self.rights = self._rights[ply]
-        self.halfmove = self._halfmove[ply]
-        self.key = self._key[ply]
+        _pop(self.board, self.squares, self.slot, self.counts, self.kings, self.state,
+             self.saved, move)
 
     def push_null(self):
         """Pass the move to the other side (for null-move pruning); pop_null() undoes it."""
-        ply = self.ply
-        self._ep[ply] = self.ep
-        self._rights[ply] = self.rights
-        self._halfmove[ply] = self.halfmove
-        self._key[ply] = self.key
-        self.ply = ply + 1
-        key = self.key ^ Z_SIDE
-        if self.ep:
-            key ^= Z_EXTRA[4 + self.ep % 10]
-            self.ep = 0
-        self.key = key
-        self.side ^= BOTH
+        state = self.state
+        ply = state[PLY]
+        self.saved[2 * ply] = state[EP] | (state[RIGHTS] << 7) | (state[HALFMOVE] << 16)
+        self.saved[2 * ply + 1] = state[KEY]
+        state[PLY] = ply + 1
+        key = state[KEY] ^ Z_SIDE
+        if state[EP]:
+            key ^= ep_key(state[EP])
+            state[EP] = 0
+        state[KEY] = key
+        state[SIDE] ^= BOTH
 
     def pop_null(self):
-        ply = self.ply - 1
-        self.ply = ply
-        self.side ^= BOTH
-        self.ep = self._ep[ply]
-        self.key = self._key[ply]
+        state = self.state
+        ply = state[PLY] - 1
+        state[PLY] = ply
+        state[SIDE] ^= BOTH
+        state[EP] = self.saved[2 * ply] & 127
+        state[KEY] = self.saved[2 * ply + 1]
 
-    def _remove(self, sq, piece):
-        c = piece >> 4
-        last = 16 * c + self.counts[c] - 1
-        moved = self.squares[last]
-        s = self.slot[sq]
-        self.squares[s] = moved
-        self.slot[moved] = s
-        self.counts[c] -= 1
-
-    def _add(self, sq, piece):
-        c = piece >> 4
-        s = 16 * c + self.counts[c]
-        self.squares[s] = sq
-        self.slot[sq] = s
-        self.counts[c] += 1
+    def saved_key(self, ply):
+        """The key of the position before the move made at undo-stack ply `ply`."""
+        return self.saved[2 * ply + 1]
 
     def commit(self):
         """Forget the undo stack: the current position becomes the root.
@@ -483,7 +340,7 @@ class Position:
         Games call this after each move so a long game never overflows the
         stack; the game keeps its own move list for undo.
         """
-        self.ply = 0
+        self.state[PLY] = 0
 
     # ---------------------------------------------------------------- attacks
 
@@ -497,6 +354,179 @@ class Position:
 
     def piece_at(self, sq):
         return self.board[sq]
+
+
+def _set(pos, index, value):
+    pos.state[index] = value
+
+
+@micropython.viper
+def _push(b: ptr8, squares: ptr8, slot: ptr8, counts: ptr8, kings: ptr8, keep: ptr8,
+          state: ptr32, saved: ptr32, move: int, en_passant: int):
+    """Make a move on the board, piece lists, key and state; save what pop needs."""
+    to120 = ptr8(TO120)
+    to64 = ptr8(TO64)
+    zp = ptr32(Z_PIECE)
+    zx = ptr32(Z_EXTRA)
+    zc = ptr32(Z_CASTLE)
+    fr = int(to120[move & 63])
+    to = int(to120[(move >> 6) & 63])
+    flag = move >> 12
+    us = int(state[SIDE])
+    ep = int(state[EP])
+    rights = int(state[RIGHTS])
+    halfmove = int(state[HALFMOVE])
+    key = int(state[KEY]) ^ int(zx[0])
+    ply = int(state[PLY])
+    saved[2 * ply + 1] = state[KEY]
+    state[PLY] = ply + 1
+    if ep:
+        key ^= int(zx[5 + (int(to64[ep]) & 7)])
+    new_ep = 0
+    captured = 0
+    piece = int(b[fr])
+    if flag == 3:  # castling: king takes own rook
+        rook = int(b[to])
+        kdst = 21 if us == 8 else 91
+        if to > fr:
+            kdst += 6
+            rdst = kdst - 1
+        else:
+            kdst += 2
+            rdst = kdst + 1
+        ks = int(slot[fr])
+        rs = int(slot[to])
+        b[fr] = 0
+        b[to] = 0
+        b[kdst] = piece
+        b[rdst] = rook
+        squares[ks] = kdst
+        squares[rs] = rdst
+        slot[kdst] = ks
+        slot[rdst] = rs
+        kings[us >> 4] = kdst
+        zk = (piece - 9) << 6
+        zr = (rook - 9) << 6
+        key ^= int(zp[zk | int(to64[fr])]) ^ int(zp[zk | int(to64[kdst])])
+        key ^= int(zp[zr | int(to64[to])]) ^ int(zp[zr | int(to64[rdst])])
+        halfmove += 1
+    else:
+        captured = int(b[to])
+        victim = to
+        if flag == 2:  # en passant: the pawn taken stands beside, not on `to`
+            victim = to - 10 if us == 8 else to + 10
+            captured = int(b[victim])
+            b[victim] = 0
+        if captured:
+            c = captured >> 4
+            last = 16 * c + int(counts[c]) - 1
+            moved = int(squares[last])
+            s = int(slot[victim])
+            squares[s] = moved
+            slot[moved] = s
+            counts[c] = int(counts[c]) - 1
+            key ^= int(zp[((captured - 9) << 6) | int(to64[victim])])
+            if captured & 7 == 6:  # a king, under LRS rules
+                kings[c] = 0
+            halfmove = 0
+        elif piece & 7 == 1:
+            halfmove = 0
+        else:
+            halfmove += 1
+        b[fr] = 0
+        s = int(slot[fr])
+        squares[s] = to
+        slot[to] = s
+        key ^= int(zp[((piece - 9) << 6) | int(to64[fr])])
+        if flag >= 4:
+            piece = us | (flag - 2)
+        b[to] = piece
+        key ^= int(zp[((piece - 9) << 6) | int(to64[to])])
+        if piece & 7 == 6:
+            kings[us >> 4] = to
+        elif flag == 1 and en_passant:  # double push: en passant square if a pawn can use it
+            enemy = (us ^ 24) | 1
+            if int(b[to - 1]) == enemy or int(b[to + 1]) == enemy:
+                new_ep = (fr + to) >> 1
+                key ^= int(zx[5 + (int(to64[new_ep]) & 7)])
+    saved[2 * ply] = ep | (rights << 7) | (captured << 11) | (int(state[HALFMOVE]) << 16)
+    if rights:
+        new = rights & int(keep[fr]) & int(keep[to])
+        if new != rights:
+            key ^= int(zc[rights]) ^ int(zc[new])
+            state[RIGHTS] = new
+    if us == 16:
+        state[FULLMOVE] = int(state[FULLMOVE]) + 1
+    state[SIDE] = us ^ 24
+    state[EP] = new_ep
+    state[HALFMOVE] = halfmove
+    state[KEY] = key
+
+
+@micropython.viper
+def _pop(b: ptr8, squares: ptr8, slot: ptr8, counts: ptr8, kings: ptr8, state: ptr32,
+         saved: ptr32, move: int):
+    """Take back the move `_push` made last."""
+    to120 = ptr8(TO120)
+    fr = int(to120[move & 63])
+    to = int(to120[(move >> 6) & 63])
+    flag = move >> 12
+    ply = int(state[PLY]) - 1
+    state[PLY] = ply
+    us = int(state[SIDE]) ^ 24
+    state[SIDE] = us
+    if us == 16:
+        state[FULLMOVE] = int(state[FULLMOVE]) - 1
+    packed = int(saved[2 * ply])
+    if flag == 3:
+        kdst = 21 if us == 8 else 91
+        if to > fr:
+            kdst += 6
+            rdst = kdst - 1
+        else:
+            kdst += 2
+            rdst = kdst + 1
+        king = int(b[kdst])
+        rook = int(b[rdst])
+        ks = int(slot[kdst])
+        rs = int(slot[rdst])
+        b[kdst] = 0
+        b[rdst] = 0
+        b[fr] = king
+        b[to] = rook
+        squares[ks] = fr
+        squares[rs] = to
+        slot[fr] = ks
+        slot[to] = rs
+        kings[us >> 4] = fr
+    else:
+        piece = int(b[to])
+        if flag >= 4:
+            piece = us | 1
+        s = int(slot[to])
+        squares[s] = fr
+        slot[fr] = s
+        b[fr] = piece
+        b[to] = 0
+        if piece & 7 == 6:
+            kings[us >> 4] = fr
+        captured = (packed >> 11) & 31
+        if captured:
+            victim = to
+            if flag == 2:
+                victim = to - 10 if us == 8 else to + 10
+            b[victim] = captured
+            c = captured >> 4
+            s = 16 * c + int(counts[c])
+            squares[s] = victim
+            slot[victim] = s
+            counts[c] = int(counts[c]) + 1
+            if captured & 7 == 6:
+                kings[c] = victim
+    state[EP] = packed & 127
+    state[RIGHTS] = (packed >> 7) & 15
+    state[HALFMOVE] = packed >> 16
+    state[KEY] = saved[2 * ply + 1]
 
 
 # Steps (+32, to fit a byte) for viper code: knight 0-7, king and queen 8-15,

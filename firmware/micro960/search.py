@@ -7,10 +7,13 @@ allocates nothing per node.
 """
 import random
 
-from .compat import const, stack_use, ticks_diff, ticks_ms, zeros
-from .evaluate import evaluate
-from .movegen import pseudo_moves
-from .position import BOTH, CASTLE, EN_PASSANT, KING, PAWN, PROMOTE_N, TO120, TO64, attacked
+from .compat import const, micropython, ptr8, ptr16, stack_use, ticks_diff, ticks_ms, zeros  # noqa: F401
+from .evaluate import TABLE, WORK, _score, evaluate
+from .movegen import _generate, pseudo_moves
+from .position import (
+    BOTH, CASTLE, EN_PASSANT, EP, HALFMOVE, KEY, KING, PAWN, PLY, PROMOTE_N, RIGHTS, SIDE, TO120,
+    TO64, WHITE, _pop, _push, attacked,
+)
 from .tt import EXACT, LOWER, UPPER, TranspositionTable
 
 MATE = const(30000)
@@ -21,10 +24,13 @@ MATE_BOUND = const(29000)  # scores beyond this are mates
 # Piece values for ordering captures and pruning in quiescence.
 VALUE = (0, 100, 320, 330, 500, 950, 4000)  # the king counts only in LRS
 
-HASH_MOVE = const(30000)
-CAPTURE = const(20000)
-KILLER = const(15000)
-HISTORY_MAX = const(14000)
+_HASH_MOVE = const(30000)
+_CAPTURE = const(20000)
+_KILLER = const(15000)
+_HISTORY_MAX = const(14000)
+_CASTLE = const(3)  # position.py's move flags, as constants for viper code
+_EN_PASSANT = const(2)
+_PROMOTE_Q = const(7)
 
 
 class Limits:
@@ -48,7 +54,7 @@ class Search:
     def __init__(self, hash_kb=16, buffer_moves=2048):
         self.tt = TranspositionTable(hash_kb)
         self.moves = zeros("H", buffer_moves)
-        self.order = zeros("h", buffer_moves)  # ordering score of each move
+        self.order = zeros("H", buffer_moves)  # ordering score of each move
         self.killers = zeros("H", 2 * MAX_PLY)
         self.history = zeros("H", 32 * 64)  # by (piece & 31, to-square)
         self.root_moves = zeros("H", 256)  # at lower skill: every root move's score
@@ -178,14 +184,15 @@ class Search:
         if self.stopped:
             return 0
         board = pos.board
-        us = pos.side
+        state = pos.state
+        us = state[SIDE]
         them = us ^ BOTH
         king = pos.kings[us >> 4]
         if ply:
             if self.lrs:
                 if not king:
                     return -MATE + ply  # our king was captured
-            elif pos.halfmove >= 100 or self._repeated():
+            elif state[HALFMOVE] >= 100 or self._repeated():
                 return 0
             # Mate-distance pruning: no mate found here can beat a shorter one.
             if alpha < -MATE + ply:
@@ -200,7 +207,7 @@ class Search:
         pv_node = beta - alpha > 1
         tt = self.tt
         hash_move = 0
-        entry = tt.probe(pos.key)
+        entry = tt.probe(state[KEY])
         if entry >= 0:
             hash_move = tt.moves[entry]
             if ply and not pv_node and tt.depth(entry) >= depth:
@@ -225,19 +232,29 @@ class Search:
                 if score >= beta:
                     return beta if score >= MATE_BOUND else score
         moves = self.moves
+        order = self.order
         end = pseudo_moves(pos, moves, start)
-        self._order(start, end, hash_move, ply)
+        killers = self.killers
+        _order_moves(board, moves, order, start, end, hash_move, killers[2 * ply],
+                     killers[2 * ply + 1], self.history)
+        squares = pos.squares
+        slot = pos.slot
+        counts = pos.counts
+        kings = pos.kings
+        keep = pos.keep
+        saved = pos.saved
+        en_passant = pos.en_passant
         best = -INFINITE
         best_move = 0
         legal = 0
         old_alpha = alpha
         for i in range(start, end):
-            move = self._pick(i, end)
+            move = _pick(moves, order, i, end)
             quiet = board[TO120[(move >> 6) & 63]] == 0 and move >> 12 < PROMOTE_N \
                 and move >> 12 != EN_PASSANT
-            pos.push(move)
-            if not self.lrs and attacked(board, pos.kings[us >> 4], them):
-                pos.pop(move)
+            _push(board, squares, slot, counts, kings, keep, state, saved, move, en_passant)
+            if not self.lrs and attacked(board, kings[us >> 4], them):
+                _pop(board, squares, slot, counts, kings, state, saved, move)
                 continue
             legal += 1
             if ply == 0 and self.skill < 20:
@@ -250,14 +267,14 @@ class Search:
             else:
                 reduce = 0
                 if depth >= 3 and legal > 3 and quiet and not in_check and \
-                        self.order[i] < KILLER - 1:
+                        order[i] < _KILLER - 1:
                     reduce = 1 if legal < 10 else 2
                 score = -self._search(depth - 1 - reduce, -alpha - 1, -alpha, ply + 1, end, True)
                 if score > alpha and reduce:
                     score = -self._search(depth - 1, -alpha - 1, -alpha, ply + 1, end, True)
                 if alpha < score < beta:
                     score = -self._search(depth - 1, -beta, -alpha, ply + 1, end, True)
-            pos.pop(move)
+            _pop(board, squares, slot, counts, kings, state, saved, move)
             if self.stopped:
                 return 0
             if score > best:
@@ -276,11 +293,13 @@ class Search:
                 return -MATE + ply
             return 0
         bound = LOWER if best >= beta else (EXACT if best > old_alpha else UPPER)
-        tt.store(pos.key, depth, bound, _score_to_tt(best, ply), best_move)
+        tt.store(state[KEY], depth, bound, _score_to_tt(best, ply), best_move)
         return best
 
     def _quiesce(self, alpha, beta, ply, start):
-        pos = self.pos
+        """Search captures and promotions (every move when in check) until the
+        position is quiet. The hottest code: it calls the viper functions
+        directly rather than through Position's methods."""
         self.nodes += 1
         if self.nodes & 1023 == 0:
             self._check_limits()
@@ -291,40 +310,56 @@ class Search:
             used = stack_use()
             if used > self.stack_peak:
                 self.stack_peak = used
+        pos = self.pos
         board = pos.board
-        us = pos.side
+        state = pos.state
+        kings = pos.kings
+        us = state[SIDE]
         them = us ^ BOTH
-        king = pos.kings[us >> 4]
-        if self.lrs and not king:
+        king = kings[us >> 4]
+        lrs = self.lrs
+        if lrs and not king:
             return -MATE + ply
-        in_check = not self.lrs and attacked(board, king, them)
+        in_check = not lrs and attacked(board, king, them)
+        squares = pos.squares
+        counts = pos.counts
+        best = _score(board, squares, counts, kings, TO64, TABLE, WORK, state[RIGHTS])
+        if us != WHITE:
+            best = -best
         if ply >= MAX_PLY - 2 or start + 256 > len(self.moves):
-            return evaluate(pos)
+            return best
         if in_check:
             best = -INFINITE  # no standing pat in check: every evasion is searched
         else:
-            best = evaluate(pos)
             if best >= beta:
                 return best
             if best > alpha:
                 alpha = best
         moves = self.moves
-        end = pseudo_moves(pos, moves, start, in_check)
-        self._order(start, end, 0, MAX_PLY - 1)
+        order = self.order
+        first = 16 if us != WHITE else 0
+        # Castling is never a capture, nor allowed in check: no castling_moves here.
+        end = _generate(board, squares, first, first + counts[us >> 4], moves, start,
+                        us | (1 if in_check else 0) | (2 if pos.queen_only else 0), state[EP])
+        _order_moves(board, moves, order, start, end, 0, 0, 0, self.history)
+        slot = pos.slot
+        keep = pos.keep
+        saved = pos.saved
+        en_passant = pos.en_passant
         legal = 0
         for i in range(start, end):
-            move = self._pick(i, end)
+            move = _pick(moves, order, i, end)
             if not in_check and move >> 12 != EN_PASSANT and move >> 12 < PROMOTE_N:
                 victim = board[TO120[(move >> 6) & 63]] & 7
                 if best + VALUE[victim] + 200 < alpha:
                     continue  # delta pruning: even winning it cannot reach alpha
-            pos.push(move)
-            if not self.lrs and attacked(board, pos.kings[us >> 4], them):
-                pos.pop(move)
+            _push(board, squares, slot, counts, kings, keep, state, saved, move, en_passant)
+            if not lrs and attacked(board, kings[us >> 4], them):
+                _pop(board, squares, slot, counts, kings, state, saved, move)
                 continue
             legal += 1
             score = -self._quiesce(-beta, -alpha, ply + 1, end)
-            pos.pop(move)
+            _pop(board, squares, slot, counts, kings, state, saved, move)
             if self.stopped:
                 return 0
             if score > best:
@@ -339,60 +374,6 @@ class Search:
 
     # ------------------------------------------------------------- ordering
 
-    def _order(self, start, end, hash_move, ply):
-        """Give each move an ordering score: hash move, captures by MVV-LVA,
-        promotions, killers, then history."""
-        board = self.pos.board
-        order = self.order
-        moves = self.moves
-        killer1 = self.killers[2 * ply]
-        killer2 = self.killers[2 * ply + 1]
-        history = self.history
-        for i in range(start, end):
-            move = moves[i]
-            if move == hash_move:
-                order[i] = HASH_MOVE
-                continue
-            fr = TO120[move & 63]
-            to = TO120[(move >> 6) & 63]
-            flag = move >> 12
-            victim = board[to]
-            if flag == CASTLE:
-                victim = 0
-            elif flag == EN_PASSANT:
-                victim = PAWN
-            if victim:
-                # Most valuable victim first, then least valuable attacker.
-                order[i] = CAPTURE + VALUE[victim & 7] - (board[fr] & 7)
-                if flag >= PROMOTE_N:
-                    order[i] += 900 if flag == PROMOTE_N + 3 else 0
-            elif flag == PROMOTE_N + 3:
-                order[i] = CAPTURE + 800
-            elif move == killer1:
-                order[i] = KILLER
-            elif move == killer2:
-                order[i] = KILLER - 1
-            else:
-                order[i] = history[((board[fr] & 31) << 6) | TO64[to]]
-
-    def _pick(self, i, end):
-        """Swap the best-ordered move of moves[i:end] to i and return it."""
-        order = self.order
-        moves = self.moves
-        best = i
-        top = order[i]
-        for j in range(i + 1, end):
-            if order[j] > top:
-                top = order[j]
-                best = j
-        if best != i:
-            move = moves[best]
-            moves[best] = moves[i]
-            moves[i] = move
-            order[best] = order[i]
-            order[i] = top
-        return moves[i]
-
     def _reward(self, move, depth, ply):
         """A quiet move caused a cut: remember it as a killer and in the history."""
         if self.killers[2 * ply] != move:
@@ -406,25 +387,27 @@ class Search:
             return
         index = ((piece & 31) << 6) | TO64[to]
         value = self.history[index] + depth * depth
-        self.history[index] = value if value < HISTORY_MAX else HISTORY_MAX
+        self.history[index] = value if value < _HISTORY_MAX else _HISTORY_MAX
 
     # ---------------------------------------------------------------- draws
 
     def _repeated(self):
         """Has this position stood before, since the last capture or pawn move?"""
         pos = self.pos
-        key = pos.key
-        keys = pos._key
-        reach = pos.halfmove
+        state = pos.state
+        key = state[KEY]
+        saved = pos.saved
+        reach = state[HALFMOVE]
+        ply = state[PLY]
         back = 2
-        i = pos.ply - 2
+        i = ply - 2
         while back <= reach and i >= 0:
-            if keys[i] == key:
+            if saved[2 * i + 1] == key:
                 return True
             back += 2
             i -= 2
         if back <= reach and self.game:
-            return self.game.seen_before(key, back - pos.ply, reach - pos.ply)
+            return self.game.seen_before(key, back - ply, reach - ply)
         return False
 
     def _has_pieces(self, side):
@@ -479,6 +462,65 @@ class Search:
         top = max(self.root_scores[i] for i in range(count))
         good = [self.root_moves[i] for i in range(count) if self.root_scores[i] >= top - margin]
         return good[self.rng.getrandbits(8) % len(good)]
+
+
+_VALUES = zeros("H", 8)
+for _kind in range(7):
+    _VALUES[_kind] = VALUE[_kind]
+
+
+@micropython.viper
+def _order_moves(board: ptr8, moves: ptr16, order: ptr16, start: int, end: int,
+                 hash_move: int, killer1: int, killer2: int, history: ptr16):
+    """Give each move an ordering score: hash move, captures by most valuable
+    victim and then least valuable attacker, promotions, killers, history."""
+    to120 = ptr8(TO120)
+    to64 = ptr8(TO64)
+    value = ptr16(_VALUES)
+    for i in range(start, end):
+        move = int(moves[i])
+        if move == hash_move:
+            order[i] = _HASH_MOVE
+            continue
+        fr = int(to120[move & 63])
+        to = int(to120[(move >> 6) & 63])
+        flag = move >> 12
+        victim = int(board[to]) & 7
+        if flag == _CASTLE:
+            victim = 0
+        elif flag == _EN_PASSANT:
+            victim = 1
+        if victim:
+            score = _CAPTURE + int(value[victim]) - (int(board[fr]) & 7)
+            if flag == _PROMOTE_Q:
+                score += 900
+            order[i] = score
+        elif flag == _PROMOTE_Q:
+            order[i] = _CAPTURE + 800
+        elif move == killer1:
+            order[i] = _KILLER
+        elif move == killer2:
+            order[i] = _KILLER - 1
+        else:
+            order[i] = history[((int(board[fr]) & 31) << 6) | int(to64[to])]
+
+
+@micropython.viper
+def _pick(moves: ptr16, order: ptr16, i: int, end: int) -> int:
+    """Swap the best-ordered move of moves[i:end] to i and return it."""
+    best = i
+    top = int(order[i])
+    for j in range(i + 1, end):
+        if int(order[j]) > top:
+            top = int(order[j])
+            best = j
+    if best != i:
+        move = moves[best]
+        moves[best] = moves[i]
+        moves[i] = move
+        order[best] = order[i]
+        order[i] = top
+    return int(moves[i])
 
 
 def _score_to_tt(score, ply):
