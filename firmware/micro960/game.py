@@ -73,7 +73,12 @@ class Game:
         if not self.moves:
             raise ValueError("no move to take back")
         self.ended = None
-        moves = self.moves[:-1]
+        self.moves = self.moves[:-1]
+        self.rebuild()
+
+    def rebuild(self):
+        """Set the position up again from the start position and the moves."""
+        moves = self.moves
         self.pos.set_fen(self.start_fen)
         self.moves = array("H")
         self._remember()

@@ -18,7 +18,10 @@ from .tt import EXACT, LOWER, UPPER, TranspositionTable
 
 MATE = const(30000)
 INFINITE = const(32000)
-MAX_PLY = const(64)
+# The deepest the search may go, plies from the root. Each ply is a nested
+# Python call, and the Pico gives MicroPython only an 8 KB C stack: about
+# 320 bytes a ply on the 64-bit unix port, less on the Pico's 32-bit core.
+MAX_PLY = const(32)
 MATE_BOUND = const(29000)  # scores beyond this are mates
 
 # Piece values for ordering captures and pruning in quiescence.
@@ -51,9 +54,10 @@ class Limits:
 
 
 class Search:
-    def __init__(self, hash_kb=16, buffer_moves=2048):
+    def __init__(self, hash_kb=16, buffer_moves=1536):
         self.tt = TranspositionTable(hash_kb)
         self.moves = zeros("H", buffer_moves)
+        self.room = buffer_moves  # a node needs 256 free entries to generate into
         self.order = zeros("H", buffer_moves)  # ordering score of each move
         self.killers = zeros("H", 2 * MAX_PLY)
         self.history = zeros("H", 32 * 64)  # by (piece & 31, to-square)
@@ -102,7 +106,14 @@ class Search:
         self.root_count = 0
         for depth in range(1, max_depth + 1):
             self.seldepth = 0
-            value = self._aspiration(depth, score)
+            try:
+                value = self._aspiration(depth, score)
+            except RuntimeError:
+                # MicroPython ran out of C stack deep in the tree: the moves made
+                # on the way down were not taken back, so rebuild the position
+                # and play the best move of the last finished iteration.
+                game.rebuild()
+                break
             if self.stopped and depth > 1:
                 break
             score = value
@@ -116,6 +127,9 @@ class Search:
                 break
             if not limits.infinite and self._enough_time():
                 break
+        if not best:  # not even depth 1 finished: any legal move beats none
+            legal = game.legal_moves()
+            best = legal[0] if legal else 0
         if self.skill < 20:
             best = self._weaker_choice(best)
         return best, score
@@ -176,7 +190,7 @@ class Search:
 
     def _search(self, depth, alpha, beta, ply, start, null_ok):
         pos = self.pos
-        if depth <= 0 or ply >= MAX_PLY - 2 or start + 256 > len(self.moves):
+        if depth <= 0 or ply >= MAX_PLY - 1 or start + 256 > self.room:
             return self._quiesce(alpha, beta, ply, start)
         self.nodes += 1
         if self.nodes & 1023 == 0:
@@ -326,7 +340,7 @@ class Search:
         best = _score(board, squares, counts, kings, TO64, TABLE, WORK, state[RIGHTS])
         if us != WHITE:
             best = -best
-        if ply >= MAX_PLY - 2 or start + 256 > len(self.moves):
+        if ply >= MAX_PLY - 1 or start + 256 > self.room:
             return best
         if in_check:
             best = -INFINITE  # no standing pat in check: every evasion is searched
