@@ -67,12 +67,22 @@ _ITEM_SIZES = {"b": 1, "B": 1, "h": 2, "H": 2, "i": 4, "I": 4}
 
 
 def zeros(typecode, count):
-    """An array of `count` zeros, made without a temporary list.
+    """An array of `count` zeros.
 
-    Both runtimes copy a bytes initializer into an array as raw memory.
+    Both runtimes copy a bytes initializer into an array as raw memory. On
+    MicroPython that needs the memory twice over at once, which a small heap
+    may not have in one piece; from a range the array is allocated once, at
+    its final size, and then cleared.
     """
     from array import array
-    return array(typecode, bytes(count * _ITEM_SIZES[typecode]))
+    if not IS_MICROPYTHON:
+        return array(typecode, bytes(count * _ITEM_SIZES[typecode]))
+    import gc
+    gc.collect()  # a large buffer needs a free run of heap: clear the garbage first
+    buffer = array(typecode, range(count))
+    for i in range(count):
+        buffer[i] = 0
+    return buffer
 
 
 try:

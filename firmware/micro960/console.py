@@ -52,7 +52,7 @@ Commands:
 
 class Console:
     def __init__(self, rules="chess960", number=None, fen=None, unicode=False, out=None,
-                 engine_side=BLACK, seconds=5, hash_kb=16):
+                 engine_side=BLACK, seconds=5, hash_kb=None):
         self.out = out or _print
         self.game = Game(rules, fen, number)
         self.unicode = unicode

@@ -54,13 +54,13 @@ class Limits:
 
 
 class Search:
-    def __init__(self, hash_kb=16, buffer_moves=1536):
+    def __init__(self, hash_kb=None, buffer_moves=1536):
         self.tt = TranspositionTable(hash_kb)
         self.moves = zeros("H", buffer_moves)
         self.room = buffer_moves  # a node needs 256 free entries to generate into
         self.order = zeros("H", buffer_moves)  # ordering score of each move
         self.killers = zeros("H", 2 * MAX_PLY)
-        self.history = zeros("H", 32 * 64)  # by (piece & 31, to-square)
+        self.history = zeros("H", 14 * 64)  # by (piece - 9, to-square), as Zobrist keys
         self.root_moves = zeros("H", 256)  # at lower skill: every root move's score
         self.root_scores = zeros("h", 256)
         self.root_count = 0
@@ -94,7 +94,7 @@ class Search:
         self._budget(limits, pos.side)
         for i in range(2 * MAX_PLY):
             self.killers[i] = 0
-        for i in range(32 * 64):
+        for i in range(14 * 64):
             self.history[i] >>= 2
         max_depth = limits.depth or MAX_PLY - 4
         if limits.mate:
@@ -399,7 +399,7 @@ class Search:
         piece = board[fr]
         if move >> 12 == CASTLE:
             return
-        index = ((piece & 31) << 6) | TO64[to]
+        index = ((piece - 9) << 6) | TO64[to]
         value = self.history[index] + depth * depth
         self.history[index] = value if value < _HISTORY_MAX else _HISTORY_MAX
 
@@ -516,7 +516,7 @@ def _order_moves(board: ptr8, moves: ptr16, order: ptr16, start: int, end: int,
         elif move == killer2:
             order[i] = _KILLER - 1
         else:
-            order[i] = history[((int(board[fr]) & 31) << 6) | int(to64[to])]
+            order[i] = history[((int(board[fr]) - 9) << 6) | int(to64[to])]
 
 
 @micropython.viper

@@ -4,19 +4,31 @@ from .compat import zeros
 ENTRY_BYTES = 9  # key 4, move 2, score 2, depth and bound 1
 DEFAULT_KB = 16
 
+
+def default_kb():
+    """DEFAULT_KB, or an eighth of the free heap if that is less (a small board)."""
+    try:
+        import gc
+        gc.collect()
+        return max(1, min(DEFAULT_KB, gc.mem_free() // 8192))
+    except AttributeError:  # CPython: no heap to measure
+        return DEFAULT_KB
+
 EXACT = 1
 LOWER = 2  # the score is at least this (a fail-high)
 UPPER = 3  # the score is at most this (a fail-low)
 
 
 class TranspositionTable:
-    def __init__(self, kb=DEFAULT_KB):
+    def __init__(self, kb=None):
         self.keys = self.moves = self.scores = self.info = None
         self.resize(kb)
 
-    def resize(self, kb):
-        """Reallocate for `kb` kilobytes (at least one entry); the old table goes first."""
+    def resize(self, kb=None):
+        """Reallocate for `kb` kilobytes (default: default_kb()); the old table goes first."""
         self.keys = self.moves = self.scores = self.info = None
+        kb = kb or default_kb()
+        self.kb = kb
         self.size = max(1, kb * 1024 // ENTRY_BYTES)
         self.keys = zeros("i", self.size)
         self.moves = zeros("H", self.size)

@@ -35,7 +35,7 @@ class Uci:
     def __init__(self, reader, out=None):
         self.reader = reader
         self.out = out or _write
-        self.search = Search(DEFAULT_KB)
+        self.search = Search()
         self.search.poll = self._poll
         self.search.on_info = self._info
         self.chess960 = False
@@ -134,9 +134,9 @@ class Uci:
         try:
             self.search.tt.resize(kb)
         except MemoryError:
-            self.search.tt.resize(DEFAULT_KB)
+            self.search.tt.resize()
             self.out("info string not enough memory for %d KB of hash; using %d KB"
-                     % (kb, DEFAULT_KB))
+                     % (kb, self.search.tt.kb))
 
     def cmd_ucinewgame(self, args):
         self.search.tt.clear()
