@@ -57,7 +57,7 @@ WORK = bytearray(b"\x00\x00\x01\x01\x02\x04\x00\x00" + bytes(32))
 
 
 @micropython.viper
-def _score(board: ptr8, squares: ptr8, counts: ptr8, kings: ptr8, to64: ptr8,
+def white_score(board: ptr8, squares: ptr8, counts: ptr8, kings: ptr8, to64: ptr8,
            table: ptr16, work: ptr8, rights: int) -> int:
     """Score from White's point of view, in centipawns."""
     mg = 0
@@ -214,6 +214,6 @@ def _score(board: ptr8, squares: ptr8, counts: ptr8, kings: ptr8, to64: ptr8,
 def evaluate(pos):
     """Score of the position for the side to move, in centipawns."""
     state = pos.state
-    score = _score(pos.board, pos.squares, pos.counts, pos.kings, TO64, TABLE, WORK,
+    score = white_score(pos.board, pos.squares, pos.counts, pos.kings, TO64, TABLE, WORK,
                    state[RIGHTS])
     return score if state[SIDE] == WHITE else -score

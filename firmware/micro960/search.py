@@ -8,7 +8,7 @@ allocates nothing per node.
 import random
 
 from .compat import const, micropython, ptr8, ptr16, stack_use, ticks_diff, ticks_ms, zeros  # noqa: F401
-from .evaluate import TABLE, WORK, _score, evaluate
+from .evaluate import TABLE, WORK, evaluate, white_score
 from .movegen import _generate, pseudo_moves
 from .position import (
     BOTH, CASTLE, EN_PASSANT, EP, HALFMOVE, KEY, KING, PAWN, PLY, PROMOTE_N, RIGHTS, SIDE, TO120,
@@ -337,7 +337,7 @@ class Search:
         in_check = not lrs and attacked(board, king, them)
         squares = pos.squares
         counts = pos.counts
-        best = _score(board, squares, counts, kings, TO64, TABLE, WORK, state[RIGHTS])
+        best = white_score(board, squares, counts, kings, TO64, TABLE, WORK, state[RIGHTS])
         if us != WHITE:
             best = -best
         if ply >= MAX_PLY - 1 or start + 256 > self.room:
