@@ -230,8 +230,10 @@ class Search:
                 if bound == EXACT or (bound == LOWER and score >= beta) or \
                         (bound == UPPER and score <= alpha):
                     return score
+        futile = False  # quiet moves here cannot lift the score to alpha
         if not in_check and not pv_node and ply:
             static = evaluate(pos)
+            futile = depth <= 2 and static + 150 * depth <= alpha and abs(alpha) < MATE_BOUND
             # Reverse futility: far above beta near the leaves, take the cut.
             if depth <= 3 and static - 120 * depth >= beta and abs(beta) < MATE_BOUND:
                 return static - 120 * depth
@@ -266,6 +268,8 @@ class Search:
             move = _pick(moves, order, i, end)
             quiet = board[TO120[(move >> 6) & 63]] == 0 and move >> 12 < PROMOTE_N \
                 and move >> 12 != EN_PASSANT
+            if futile and quiet and legal:
+                continue
             _push(board, squares, slot, counts, kings, keep, state, saved, move, en_passant)
             if not self.lrs and attacked(board, kings[us >> 4], them):
                 _pop(board, squares, slot, counts, kings, state, saved, move)
@@ -360,13 +364,22 @@ class Search:
         keep = pos.keep
         saved = pos.saved
         en_passant = pos.en_passant
+        # Squares from which an enemy pawn guards a square, seen from it.
+        enemy_pawn = them | PAWN
+        pawn_left = 9 if us == WHITE else -9
+        pawn_right = 11 if us == WHITE else -11
         legal = 0
         for i in range(start, end):
             move = _pick(moves, order, i, end)
             if not in_check and move >> 12 != EN_PASSANT and move >> 12 < PROMOTE_N:
-                victim = board[TO120[(move >> 6) & 63]] & 7
+                to = TO120[(move >> 6) & 63]
+                victim = board[to] & 7
                 if best + VALUE[victim] + 200 < alpha:
                     continue  # delta pruning: even winning it cannot reach alpha
+                if VALUE[board[TO120[move & 63]] & 7] > VALUE[victim] + 50 and (
+                        board[to + pawn_left] == enemy_pawn or
+                        board[to + pawn_right] == enemy_pawn):
+                    continue  # a bigger piece takes a pawn-guarded one: a losing capture
             _push(board, squares, slot, counts, kings, keep, state, saved, move, en_passant)
             if not lrs and attacked(board, kings[us >> 4], them):
                 _pop(board, squares, slot, counts, kings, state, saved, move)
