@@ -1,5 +1,6 @@
-"""Static evaluation: tapered material and piece-square values, bishop pair,
-pawn structure, rooks on open files, king shelter, castling rights, mop-up.
+"""Static evaluation: tapered material and piece-square values, mobility,
+bishop pair, pawn structure, rooks on open files, king shelter, castling
+rights, mop-up.
 
 Nothing assumes a start position: the piece-square values reward central
 pieces, advanced pawns and a sheltered king wherever the pieces began.
@@ -7,7 +8,7 @@ The scoring loop is one viper function over the piece lists; on CPython the
 same source runs as plain Python.
 """
 from .compat import const, micropython, ptr8, ptr16, zeros  # noqa: F401
-from .position import RIGHTS, SIDE, TO64, WHITE
+from .position import RIGHTS, SIDE, STEPS, TO64, WHITE
 
 BIAS = const(4096)  # table values are stored + BIAS as unsigned 16-bit
 EG = const(896)  # endgame values follow the 14 x 64 middlegame values
@@ -102,6 +103,57 @@ def white_score(board: ptr8, squares: ptr8, counts: ptr8, kings: ptr8, to64: ptr
         elif kind == 3:
             black_bishops += 1
         phase += int(work[kind])
+    # Mobility: squares each knight, bishop, rook and queen reaches, against a
+    # typical count, so the sum stays near zero in quiet positions.
+    steps = ptr8(STEPS)
+    for i in range(32):
+        if i < 16:
+            if i >= white_count:
+                continue
+            own = 8
+        elif i >= 16 + black_count:
+            break
+        else:
+            own = 16
+        sq = int(squares[i])
+        kind = int(board[sq]) & 7
+        if kind < 2 or kind > 5:
+            continue
+        count = 0
+        if kind == 2:
+            for k in range(8):
+                if not (int(board[sq + int(steps[k]) - 32]) & own):
+                    count += 1
+            gain_mg = 4 * (count - 4)
+            gain_eg = gain_mg
+        else:
+            first = 12 if kind == 4 else 8
+            last = 12 if kind == 3 else 16
+            for k in range(first, last):
+                d = int(steps[k]) - 32
+                to = sq + d
+                t = int(board[to])
+                while t == 0:
+                    count += 1
+                    to += d
+                    t = int(board[to])
+                if not (t & own):
+                    count += 1
+            if kind == 3:
+                gain_mg = 5 * (count - 7)
+                gain_eg = gain_mg
+            elif kind == 4:
+                gain_mg = 2 * (count - 7)
+                gain_eg = 4 * (count - 7)
+            else:
+                gain_mg = count - 14
+                gain_eg = 2 * (count - 14)
+        if own == 8:
+            mg += gain_mg
+            eg += gain_eg
+        else:
+            mg -= gain_mg
+            eg -= gain_eg
     if white_bishops >= 2:
         mg += 30
         eg += 50
