@@ -191,7 +191,7 @@ class Search:
     def _search(self, depth, alpha, beta, ply, start, null_ok):
         pos = self.pos
         if depth <= 0 or ply >= MAX_PLY - 1 or start + 256 > self.room:
-            return self._quiesce(alpha, beta, ply, start)
+            return self._quiesce(alpha, beta, ply, start, True)
         self.nodes += 1
         if self.nodes & 1023 == 0:
             self._check_limits()
@@ -314,9 +314,10 @@ class Search:
         tt.store(state[KEY], depth, bound, _score_to_tt(best, ply), best_move)
         return best
 
-    def _quiesce(self, alpha, beta, ply, start):
-        """Search captures and promotions (every move when in check) until the
-        position is quiet. The hottest code: it calls the viper functions
+    def _quiesce(self, alpha, beta, ply, start, evasions):
+        """Search captures and promotions until the position is quiet; with
+        `evasions` (at its first ply) every move when in check, so a mate on
+        the horizon is seen. The hottest code: it calls the viper functions
         directly rather than through Position's methods."""
         self.nodes += 1
         if self.nodes & 1023 == 0:
@@ -338,7 +339,7 @@ class Search:
         lrs = self.lrs
         if lrs and not king:
             return -MATE + ply
-        in_check = not lrs and attacked(board, king, them)
+        in_check = evasions and not lrs and attacked(board, king, them)
         squares = pos.squares
         counts = pos.counts
         best = white_score(board, squares, counts, kings, TO64, TABLE, WORK, state[RIGHTS])
@@ -364,10 +365,6 @@ class Search:
         keep = pos.keep
         saved = pos.saved
         en_passant = pos.en_passant
-        # Squares from which an enemy pawn guards a square, seen from it.
-        enemy_pawn = them | PAWN
-        pawn_left = 9 if us == WHITE else -9
-        pawn_right = 11 if us == WHITE else -11
         legal = 0
         for i in range(start, end):
             move = _pick(moves, order, i, end)
@@ -376,16 +373,15 @@ class Search:
                 victim = board[to] & 7
                 if best + VALUE[victim] + 200 < alpha:
                     continue  # delta pruning: even winning it cannot reach alpha
-                if VALUE[board[TO120[move & 63]] & 7] > VALUE[victim] + 50 and (
-                        board[to + pawn_left] == enemy_pawn or
-                        board[to + pawn_right] == enemy_pawn):
-                    continue  # a bigger piece takes a pawn-guarded one: a losing capture
+                if VALUE[board[TO120[move & 63]] & 7] > VALUE[victim] + 50 and \
+                        attacked(board, to, them):
+                    continue  # a bigger piece takes a guarded one: likely a losing capture
             _push(board, squares, slot, counts, kings, keep, state, saved, move, en_passant)
             if not lrs and attacked(board, kings[us >> 4], them):
                 _pop(board, squares, slot, counts, kings, state, saved, move)
                 continue
             legal += 1
-            score = -self._quiesce(-beta, -alpha, ply + 1, end)
+            score = -self._quiesce(-beta, -alpha, ply + 1, end, False)
             _pop(board, squares, slot, counts, kings, state, saved, move)
             if self.stopped:
                 return 0
