@@ -7,6 +7,8 @@
     micro960 replay FILE.pgn [--pgn] [--runtime ...]
     micro960 bench --perft
     micro960 match --opponent CMD (--tc BASE+INC | --nodes N | --depth N) [...]
+    micro960 flash [--port P] [--board NAME] [--dry-run DIR]
+    micro960 pull [--port P] [--to FILE]
 
 play, perft, startpos and replay are the firmware's own text commands
 (firmware/micro960/commands.py): this file only picks the runtime and passes
@@ -75,6 +77,9 @@ def build_parser():
     # match parses its own arguments (host_tools/match.py), so that python-chess
     # is imported only when a match is played.
     commands.add_parser("match", help="play Chess960 games between two engines", add_help=False)
+    # flash parses its own arguments too (host_tools/flash.py).
+    commands.add_parser("flash", help="put micro960 on a Raspberry Pi Pico", add_help=False)
+    commands.add_parser("pull", help="copy the finished games from a board", add_help=False)
     return parser
 
 
@@ -89,6 +94,12 @@ def main(argv=None):
         if args.command == "match":
             from . import match
             return match.main(rest)
+        if args.command == "flash":
+            from . import flash
+            return flash.main(rest)
+        if args.command == "pull":
+            from . import pull
+            return pull.main(rest)
         if rest and rest[0] == "--":
             rest = rest[1:]
         return run_firmware_command([args.command] + rest, args.runtime, args.heap)

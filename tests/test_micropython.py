@@ -22,7 +22,8 @@ HEAP = "64K"
 # The rules core and its tests fit 64K. A whole game with its test module
 # needs more on the 64-bit unix port, whose objects are larger than a Pico's
 # (8-byte pointers); the console loads the engine, PGN writer and help on top.
-HEAPS = {"test_game": "96K", "test_lrs": "96K", "test_pgn": "96K", "test_console": "192K"}
+HEAPS = {"test_game": "96K", "test_lrs": "96K", "test_pgn": "96K", "test_console": "192K",
+         "test_storage": "112K"}
 SUMMARY = re.compile(r"(\d+) passed, (\d+) failed(, (\d+) skipped)?")
 
 

@@ -1,0 +1,56 @@
+"""Raspberry Pi Pico (RP2040, 264 KB RAM, about 241 KB heap free at boot).
+
+`micro960 flash --board pico` copies this file to the Pico as /board.py;
+firmware/main.py reads it at boot. To change the start-up mode or the wiring,
+edit it here and flash again (flash writes it over /board.py), or edit
+/board.py on the Pico for a quick try. Every name is optional: a missing one
+takes the default of firmware/micro960/board.py.
+
+GPIO numbers are the GPn labels of the Pico pin-out, not the physical pin
+numbers printed on the board.
+"""
+NAME = "Raspberry Pi Pico"
+CHIP = "RP2040"
+
+# What runs at boot: "console" (the text game; a first line of `uci` switches
+# to UCI for a chess GUI), "uci" (the UCI engine at once) or "eboard" (the
+# sensor board, when it exists).
+MODE = "console"
+
+# The transposition table's default size in KB (UCI `setoption name Hash`
+# changes it). 16 KB leaves room for a whole game in the Pico's heap.
+HASH_KB = 16
+
+# The code mpy-cross emits for viper functions: the Cortex-M0+ is ARMv6-M.
+MPY_ARCH = "armv6m"
+
+# ---------------------------------------------------------------- sensor board
+# One presence sensor (reed switch or hall sensor) per square. Which driver
+# reads them, and its pins; the other drivers' pins below are unused until
+# SENSOR_DRIVER names them, and none of them overlap, so switching is one line.
+SENSOR_DRIVER = "matrix"
+
+# "matrix": an 8x8 matrix with a diode in series with each switch. Rows are
+# driven low one at a time; columns read with pull-ups. Row 0 is rank 1,
+# column 0 is file a.
+MATRIX_ROW_PINS = (2, 3, 4, 5, 6, 7, 8, 9)        # GP2-GP9
+MATRIX_COL_PINS = (10, 11, 12, 13, 14, 15, 16, 17)  # GP10-GP17
+
+# "shift165": eight chained 74HC165 shift registers, one per rank (a1 first).
+SHIFT165_LOAD_PIN = 18   # SH/LD, active low
+SHIFT165_CLOCK_PIN = 19  # CLK
+SHIFT165_DATA_PIN = 20   # QH of the last register in the chain
+
+# "mcp23017": four MCP23017 16-bit I2C expanders, two ranks each, on I2C1.
+MCP23017_I2C = 1
+MCP23017_SDA_PIN = 26   # GP26 = I2C1 SDA
+MCP23017_SCL_PIN = 27   # GP27 = I2C1 SCL
+MCP23017_ADDRESSES = (0x20, 0x21, 0x22, 0x23)  # ranks 1-2, 3-4, 5-6, 7-8
+
+# ------------------------------------------------------------------------ LEDs
+# A chain of WS2812 (NeoPixel) LEDs, one under each square, a1 first, rank by
+# rank; driven by the rp2 PIO through MicroPython's neopixel module.
+LED_DRIVER = "ws2812"
+LED_PIN = 22     # GP22, data in of the first LED (through a 3.3 V -> 5 V level shifter)
+LED_COUNT = 64
+STATUS_LED_PIN = 25  # the Pico's own green LED

@@ -1,0 +1,48 @@
+"""Raspberry Pi Pico 2 (RP2350, 520 KB RAM) running the Arm cores.
+
+`micro960 flash --board pico2` copies this file to the Pico 2 as /board.py;
+firmware/main.py reads it at boot (flash writes it over /board.py, so make
+lasting changes here). Every name is optional: a missing one takes the
+default of firmware/micro960/board.py. The Pico 2 has the Pico's
+pin-out, so the sensor-board wiring is the same as boards/pico.
+
+GPIO numbers are the GPn labels of the pin-out, not physical pin numbers.
+"""
+NAME = "Raspberry Pi Pico 2"
+CHIP = "RP2350"
+
+# "console" (a first line of `uci` switches to UCI), "uci" or "eboard".
+MODE = "console"
+
+# Twice the Pico's RAM: a bigger default transposition table (KB).
+HASH_KB = 64
+
+# The Cortex-M33 with its single-precision FPU. (MicroPython built for the
+# RP2350's RISC-V cores reports rv32imc instead; `micro960 flash` compiles
+# for whatever the attached board reports.)
+MPY_ARCH = "armv7emsp"
+
+# ---------------------------------------------------------------- sensor board
+SENSOR_DRIVER = "matrix"
+
+# "matrix": 8x8 with a diode per switch; rows driven low in turn, columns
+# read with pull-ups. Row 0 is rank 1, column 0 is file a.
+MATRIX_ROW_PINS = (2, 3, 4, 5, 6, 7, 8, 9)        # GP2-GP9
+MATRIX_COL_PINS = (10, 11, 12, 13, 14, 15, 16, 17)  # GP10-GP17
+
+# "shift165": eight chained 74HC165, one per rank (a1 first).
+SHIFT165_LOAD_PIN = 18   # SH/LD, active low
+SHIFT165_CLOCK_PIN = 19  # CLK
+SHIFT165_DATA_PIN = 20   # QH of the last register
+
+# "mcp23017": four MCP23017 on I2C1, two ranks each.
+MCP23017_I2C = 1
+MCP23017_SDA_PIN = 26   # GP26 = I2C1 SDA
+MCP23017_SCL_PIN = 27   # GP27 = I2C1 SCL
+MCP23017_ADDRESSES = (0x20, 0x21, 0x22, 0x23)
+
+# ------------------------------------------------------------------------ LEDs
+LED_DRIVER = "ws2812"
+LED_PIN = 22     # GP22, through a 3.3 V -> 5 V level shifter
+LED_COUNT = 64
+STATUS_LED_PIN = 25  # the Pico 2's own LED

