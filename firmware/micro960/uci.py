@@ -170,7 +170,10 @@ class Uci:
         while i < len(args):
             word = args[i]
             if word in GO_NUMBERS and i + 1 < len(args):
-                setattr(limits, word, _number(args[i + 1], -10 ** 9, 10 ** 9))
+                try:
+                    setattr(limits, word, _number(args[i + 1], -10 ** 9, 10 ** 9))
+                except ValueError as e:  # still search: a GUI waits for bestmove
+                    self.out("info string go %s: %s; ignored" % (word, e))
                 i += 2
             elif word == "infinite":
                 limits.infinite = True
@@ -180,6 +183,10 @@ class Uci:
             else:
                 self.out("info string go: ignored %r" % word)
                 i += 1
+        if not (limits.infinite or limits.depth > 0 or limits.nodes > 0 or limits.movetime > 0
+                or limits.mate > 0 or limits.wtime >= 0 or limits.btime >= 0):
+            limits.movetime = 1000
+            self.out("info string go: no usable limit; searching for one second")
         self.search.skill = skill_for_elo(self.elo) if self.limit_strength else self.skill
         self.searching = True
         try:
