@@ -133,9 +133,9 @@ class Position:
         # The scalars every move changes, in one array so viper code can reach
         # them: see the SIDE ... FULLMOVE indices and the properties below.
         self.state = zeros("i", 8)
-        # Undo stack: two entries a ply, the packed ep square, rights, captured
-        # piece and halfmove clock, then the key.
-        self.saved = zeros("i", 2 * stack_size)
+        # Undo stack: three entries a ply: the packed ep square, rights, captured
+        # piece and halfmove clock; the key; the captured piece's list slot.
+        self.saved = zeros("i", 3 * stack_size)
         # Rules switches; see rules.py.
         self.castling = True
         self.en_passant = True
@@ -312,8 +312,8 @@ class Position:
         """Pass the move to the other side (for null-move pruning); pop_null() undoes it."""
         state = self.state
         ply = state[PLY]
-        self.saved[2 * ply] = state[EP] | (state[RIGHTS] << 7) | (state[HALFMOVE] << 16)
-        self.saved[2 * ply + 1] = state[KEY]
+        self.saved[3 * ply] = state[EP] | (state[RIGHTS] << 7) | (state[HALFMOVE] << 16)
+        self.saved[3 * ply + 1] = state[KEY]
         state[PLY] = ply + 1
         key = state[KEY] ^ Z_SIDE
         if state[EP]:
@@ -327,12 +327,12 @@ class Position:
         ply = state[PLY] - 1
         state[PLY] = ply
         state[SIDE] ^= BOTH
-        state[EP] = self.saved[2 * ply] & 127
-        state[KEY] = self.saved[2 * ply + 1]
+        state[EP] = self.saved[3 * ply] & 127
+        state[KEY] = self.saved[3 * ply + 1]
 
     def saved_key(self, ply):
         """The key of the position before the move made at undo-stack ply `ply`."""
-        return self.saved[2 * ply + 1]
+        return self.saved[3 * ply + 1]
 
     def commit(self):
         """Forget the undo stack: the current position becomes the root.
@@ -378,7 +378,7 @@ def _push(b: ptr8, squares: ptr8, slot: ptr8, counts: ptr8, kings: ptr8, keep: p
     halfmove = int(state[HALFMOVE])
     key = int(state[KEY]) ^ int(zx[0])
     ply = int(state[PLY])
-    saved[2 * ply + 1] = state[KEY]
+    saved[3 * ply + 1] = state[KEY]
     state[PLY] = ply + 1
     if ep:
         key ^= int(zx[5 + (int(to64[ep]) & 7)])
@@ -418,6 +418,7 @@ def _push(b: ptr8, squares: ptr8, slot: ptr8, counts: ptr8, kings: ptr8, keep: p
             captured = int(b[victim])
             b[victim] = 0
         if captured:
+            # Take it off its side's list: the last piece fills its slot.
             c = captured >> 4
             last = 16 * c + int(counts[c]) - 1
             moved = int(squares[last])
@@ -425,6 +426,7 @@ def _push(b: ptr8, squares: ptr8, slot: ptr8, counts: ptr8, kings: ptr8, keep: p
             squares[s] = moved
             slot[moved] = s
             counts[c] = int(counts[c]) - 1
+            saved[3 * ply + 2] = s
             key ^= int(zp[((captured - 9) << 6) | int(to64[victim])])
             if captured & 7 == 6:  # a king, under LRS rules
                 kings[c] = 0
@@ -449,7 +451,7 @@ def _push(b: ptr8, squares: ptr8, slot: ptr8, counts: ptr8, kings: ptr8, keep: p
             if int(b[to - 1]) == enemy or int(b[to + 1]) == enemy:
                 new_ep = (fr + to) >> 1
                 key ^= int(zx[5 + (int(to64[new_ep]) & 7)])
-    saved[2 * ply] = ep | (rights << 7) | (captured << 11) | (int(state[HALFMOVE]) << 16)
+    saved[3 * ply] = ep | (rights << 7) | (captured << 11) | (int(state[HALFMOVE]) << 16)
     if rights:
         new = rights & int(keep[fr]) & int(keep[to])
         if new != rights:
@@ -477,7 +479,7 @@ def _pop(b: ptr8, squares: ptr8, slot: ptr8, counts: ptr8, kings: ptr8, state: p
     state[SIDE] = us
     if us == 16:
         state[FULLMOVE] = int(state[FULLMOVE]) - 1
-    packed = int(saved[2 * ply])
+    packed = int(saved[3 * ply])
     if flag == 3:
         kdst = 21 if us == 8 else 91
         if to > fr:
@@ -516,8 +518,14 @@ def _pop(b: ptr8, squares: ptr8, slot: ptr8, counts: ptr8, kings: ptr8, state: p
             if flag == 2:
                 victim = to - 10 if us == 8 else to + 10
             b[victim] = captured
+            # Back into its own slot, and the piece that filled it back to the
+            # end, so the lists (and so the move order) are as before.
             c = captured >> 4
-            s = 16 * c + int(counts[c])
+            last = 16 * c + int(counts[c])
+            s = int(saved[3 * ply + 2])
+            moved = int(squares[s])
+            squares[last] = moved
+            slot[moved] = last
             squares[s] = victim
             slot[victim] = s
             counts[c] = int(counts[c]) + 1
@@ -526,7 +534,7 @@ def _pop(b: ptr8, squares: ptr8, slot: ptr8, counts: ptr8, kings: ptr8, state: p
     state[EP] = packed & 127
     state[RIGHTS] = (packed >> 7) & 15
     state[HALFMOVE] = packed >> 16
-    state[KEY] = saved[2 * ply + 1]
+    state[KEY] = saved[3 * ply + 1]
 
 
 # Steps (+32, to fit a byte) for viper code: knight 0-7, king and queen 8-15,

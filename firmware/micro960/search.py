@@ -193,7 +193,7 @@ class Search:
         if depth <= 0 or ply >= MAX_PLY - 1 or start + 256 > self.room:
             return self._quiesce(alpha, beta, ply, start, True)
         self.nodes += 1
-        if self.nodes & 1023 == 0:
+        if self.nodes & 63 == 0:
             self._check_limits()
         if self.stopped:
             return 0
@@ -206,7 +206,12 @@ class Search:
             if self.lrs:
                 if not king:
                     return -MATE + ply  # our king was captured
-            elif state[HALFMOVE] >= 100 or self._repeated():
+            elif self._repeated():
+                return 0
+            elif state[HALFMOVE] >= 100:
+                # The fifty-move rule, unless the move that reached it mated.
+                if attacked(board, king, them) and not self._has_legal_move(start):
+                    return -MATE + ply
                 return 0
             # Mate-distance pruning: no mate found here can beat a shorter one.
             if alpha < -MATE + ply:
@@ -268,10 +273,16 @@ class Search:
             move = _pick(moves, order, i, end)
             quiet = board[TO120[(move >> 6) & 63]] == 0 and move >> 12 < PROMOTE_N \
                 and move >> 12 != EN_PASSANT
-            if futile and quiet and legal:
-                continue
             _push(board, squares, slot, counts, kings, keep, state, saved, move, en_passant)
             if not self.lrs and attacked(board, kings[us >> 4], them):
+                _pop(board, squares, slot, counts, kings, state, saved, move)
+                continue
+            # A checking move is never pruned or reduced: it may start a mate.
+            # (Asked only of the quiet moves that would be.)
+            checks = False
+            if quiet and legal and not self.lrs and (futile or (ply and depth >= 3 and legal >= 3)):
+                checks = attacked(board, kings[them >> 4], us)
+            if futile and quiet and legal and not checks:
                 _pop(board, squares, slot, counts, kings, state, saved, move)
                 continue
             legal += 1
@@ -284,8 +295,8 @@ class Search:
                 score = -self._search(depth - 1, -beta, -alpha, ply + 1, end, True)
             else:
                 reduce = 0
-                if depth >= 3 and legal > 3 and quiet and not in_check and \
-                        order[i] < _KILLER - 1:
+                if ply and depth >= 3 and legal > 3 and quiet and not in_check and not checks \
+                        and order[i] < _KILLER - 1:
                     reduce = 1 if legal < 10 else 2
                 score = -self._search(depth - 1 - reduce, -alpha - 1, -alpha, ply + 1, end, True)
                 if score > alpha and reduce:
@@ -320,7 +331,7 @@ class Search:
         the horizon is seen. The hottest code: it calls the viper functions
         directly rather than through Position's methods."""
         self.nodes += 1
-        if self.nodes & 1023 == 0:
+        if self.nodes & 63 == 0:
             self._check_limits()
         if self.stopped:
             return 0
@@ -425,12 +436,25 @@ class Search:
         back = 2
         i = ply - 2
         while back <= reach and i >= 0:
-            if saved[2 * i + 1] == key:
+            if saved[3 * i + 1] == key:
                 return True
             back += 2
             i -= 2
         if back <= reach and self.game:
             return self.game.seen_before(key, back - ply, reach - ply)
+        return False
+
+    def _has_legal_move(self, start):
+        pos = self.pos
+        us = pos.state[SIDE]
+        end = pseudo_moves(pos, self.moves, start)
+        for i in range(start, end):
+            move = self.moves[i]
+            pos.push(move)
+            ok = not attacked(pos.board, pos.kings[us >> 4], us ^ BOTH)
+            pos.pop(move)
+            if ok:
+                return True
         return False
 
     def _has_pieces(self, side):

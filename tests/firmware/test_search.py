@@ -1,0 +1,86 @@
+"""The search on both runtimes: it finds a mate in two, and it allocates
+nothing per node (the heap use of a search does not grow with its size).
+"""
+import gc
+
+from micro960.game import Game
+from micro960.notation import san
+from micro960.search import MATE, Limits, Search
+
+try:
+    from unittest import SkipTest
+except ImportError:  # MicroPython: mprun skips on any exception of this name
+    class SkipTest(Exception):
+        pass
+
+HASH_KB = 4  # small, so that this module fits a small MicroPython heap
+
+
+def mate_in_two(rules, fen, solution):
+    game = Game(rules, fen)
+    search = Search(HASH_KB)
+    move, score = search.think(game, Limits(depth=4))
+    assert score == MATE - 3, (fen, score)
+    assert san(game.pos, move) == solution, (fen, san(game.pos, move))
+    # Play it out: whatever the defender answers, the next move mates.
+    game.push(move)
+    reply, _ = search.think(game, Limits(depth=2))
+    game.push(reply)
+    mate, score = search.think(game, Limits(depth=2))
+    assert score == MATE - 1
+    game.push(mate)
+    assert game.reason() == "checkmate", game.pos.fen()
+
+
+def test_mate_in_two():
+    # Nf6+ gxf6 Bxf7#
+    mate_in_two("classical", "r2qkb1r/pp2nppp/3p4/2pNN1B1/2BnP3/3P4/PPP2PPP/R2bK2R w KQkq - 1 1",
+                "Nf6+")
+
+
+def test_mate_in_two_by_castling_chess960():
+    # The king on c1 stays where it is and the rook goes b1-d1; Rd8# follows.
+    mate_in_two("chess960", "2k5/1p6/1B6/1P2p3/8/8/8/1RK5 w Q - 0 1", "O-O-O")
+
+
+# What a search allocates besides its nodes: a few small objects per call.
+FIXED_BYTES = 1024
+# Positions with checks, captures, castling and promotions in their trees.
+POSITIONS = (
+    ("chess960", "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"),
+    ("chess960", "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9"),
+    ("classical", "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1"),
+    ("chess960", "1r2k2r/P5P1/8/8/8/8/p5p1/1R2K2R w BHbh - 0 1"),
+    ("lrs", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1"),
+)
+
+
+def allocated_by(search, game, depth):
+    """(bytes allocated, nodes) by one search to `depth` with the collector off."""
+    search.tt.clear()
+    gc.collect()
+    gc.disable()
+    try:
+        before = gc.mem_alloc()
+        search.think(game, Limits(depth=depth))
+        after = gc.mem_alloc()
+    finally:
+        gc.enable()
+    return after - before, search.nodes
+
+
+def test_the_search_allocates_nothing_per_node():
+    if not hasattr(gc, "mem_alloc"):
+        raise SkipTest("gc.mem_alloc is MicroPython's")
+    search = Search(HASH_KB)
+    assert search.on_info is None
+    for rules, fen in POSITIONS:
+        game = Game(rules, fen)
+        search.think(game, Limits(depth=1))  # anything made once, made now
+        small, few = allocated_by(search, game, 3)
+        large, many = allocated_by(search, game, 5)
+        assert many >= 4 * few, (fen, few, many)
+        assert large <= FIXED_BYTES, (fen, large, many)
+        # Not one more object for thousands more nodes (a 16-byte object
+        # every 100 nodes would be 160 bytes per 1000).
+        assert large - small <= 128, (fen, small, few, large, many)

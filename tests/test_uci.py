@@ -1,0 +1,436 @@
+"""`micro960 uci` speaks UCI the way GUIs expect, on both runtimes.
+
+Most tests drive the engine through python-chess (chess.engine), an
+independent implementation of the GUI side; the timing tests talk to it
+through raw pipes to measure how fast `stop` and `isready` are answered.
+The last test plays a 20-game Chess960 match with real clocks and checks
+that no side ever overstepped its time.
+"""
+import queue
+import random
+import subprocess
+import sys
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import chess
+import chess.engine
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+RUNTIMES = ("cpython", "micropython")
+
+MATE_IN_ONE = "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1"  # Ra8#
+MATE_IN_TWO = "r2qkb1r/pp2nppp/3p4/2pNN1B1/2BnP3/3P4/PPP2PPP/R2bK2R w KQkq - 1 1"  # Nf6+
+# Chess960: the king on b1 castles a-side (Kc1, Rd1) and mates; Ra1-d1 is
+# impossible with the king in the way, so castling is the only mate.
+CASTLING_MATE = "2rkr3/2p1p3/8/8/8/8/8/RK6 w A - 0 1"
+
+
+def command(runtime):
+    return [sys.executable, "-m", "host_tools", "uci", "--runtime", runtime]
+
+
+@pytest.fixture(params=RUNTIMES)
+def runtime(request):
+    return request.param
+
+
+@pytest.fixture
+def engine(runtime):
+    uci = chess.engine.SimpleEngine.popen_uci(command(runtime), cwd=REPO, timeout=30)
+    yield uci
+    uci.quit()
+
+
+class RawEngine:
+    """The engine on plain pipes, each line of its output timestamped."""
+
+    def __init__(self, runtime):
+        self.process = subprocess.Popen(command(runtime), cwd=REPO, stdin=subprocess.PIPE,
+                                        stdout=subprocess.PIPE, text=True, bufsize=1)
+        self.lines = queue.Queue()
+        threading.Thread(target=self._read, daemon=True).start()
+        self.send("uci")
+        self.expect("uciok")
+
+    def _read(self):
+        for line in self.process.stdout:
+            self.lines.put((time.monotonic(), line.rstrip("\n")))
+        self.lines.put((time.monotonic(), None))
+
+    def send(self, line):
+        self.process.stdin.write(line + "\n")
+        self.process.stdin.flush()
+        return time.monotonic()
+
+    def expect(self, prefix, timeout=10):
+        """(time, line) of the first line starting with prefix; fail on anything
+        starting with `bestmove` that was not asked for, and on a timeout."""
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                when, line = self.lines.get(timeout=max(0.0, deadline - time.monotonic()))
+            except queue.Empty:
+                raise AssertionError("no %r within %s s" % (prefix, timeout))
+            assert line is not None, "the engine ended while waiting for %r" % prefix
+            if line.startswith(prefix):
+                return when, line
+            assert not line.startswith("bestmove"), "unexpected %r" % line
+
+    def drain(self):
+        """Every line already written, without waiting."""
+        lines = []
+        while True:
+            try:
+                lines.append(self.lines.get_nowait()[1])
+            except queue.Empty:
+                return lines
+
+    def close(self):
+        if self.process.poll() is None:
+            self.send("quit")
+            try:
+                self.process.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+
+
+@pytest.fixture
+def raw(runtime):
+    engine = RawEngine(runtime)
+    yield engine
+    engine.close()
+
+
+# ------------------------------------------------------------ handshake, options
+
+
+def test_handshake_and_options(engine):
+    assert engine.id["name"].startswith("micro960")
+    assert engine.id["author"]
+    options = engine.options
+    expected = {
+        "Hash": ("spin", 0, 1024), "HashKB": ("spin", 1, None), "UCI_Chess960": ("check", None, None),
+        "Skill Level": ("spin", 0, 20), "UCI_LimitStrength": ("check", None, None),
+        "UCI_Elo": ("spin", 800, 2200), "Move Overhead": ("spin", 0, None),
+        "Threads": ("spin", 1, None),
+    }
+    for name, (kind, low, high) in expected.items():
+        assert name in options, name
+        assert options[name].type == kind, name
+        if low is not None:
+            assert options[name].min == low, name
+        if high is not None:
+            assert options[name].max == high, name
+    assert options["Skill Level"].default == 20
+    assert options["UCI_Chess960"].default is False
+    engine.ping()
+
+
+def test_configured_options_take_effect(engine):
+    board = chess.Board()
+    engine.configure({"Hash": 1, "Threads": 1, "Move Overhead": 10})
+    assert engine.play(board, chess.engine.Limit(depth=3)).move in board.legal_moves
+    # A 1 KB table (113 entries) fills up in a small search; 16 KB do not.
+    engine.configure({"HashKB": 1})
+    assert engine.analyse(board, chess.engine.Limit(depth=3))["hashfull"] >= 250
+    engine.configure({"HashKB": 16})
+    assert engine.analyse(board, chess.engine.Limit(depth=3))["hashfull"] < 100
+    # Skill Level 0 searches one ply, whatever depth is asked for; so does
+    # the weakest UCI_Elo.
+    engine.configure({"Skill Level": 0})
+    assert engine.analyse(board, chess.engine.Limit(depth=6))["depth"] == 1
+    engine.configure({"Skill Level": 20, "UCI_LimitStrength": True, "UCI_Elo": 800})
+    assert engine.analyse(board, chess.engine.Limit(depth=6))["depth"] == 1
+    engine.configure({"UCI_LimitStrength": False})
+    assert engine.analyse(board, chess.engine.Limit(depth=6))["depth"] == 6
+
+
+def test_bad_option_values_get_an_info_string_and_change_nothing(raw):
+    for line in ("setoption name Skill Level value 99", "setoption name Nope value 3",
+                 "setoption", "setoption name Hash value -5", "setoption name Hash value big",
+                 "setoption name UCI_Chess960 value maybe"):
+        raw.send(line)
+        raw.expect("info string")
+    # Still at full strength (Skill Level 99 did not become anything): Skill
+    # Level 0 would search one ply only.
+    raw.send("position fen " + MATE_IN_TWO)
+    raw.send("go depth 3")
+    raw.expect("info depth 3 ")
+    assert raw.expect("bestmove")[1] == "bestmove d5f6"
+
+
+# ------------------------------------------------------------ go
+
+
+def test_go_depth(engine):
+    board = chess.Board()
+    info = engine.analyse(board, chess.engine.Limit(depth=4))
+    assert info["depth"] == 4
+    assert info["pv"][0] in board.legal_moves
+    board.push(info["pv"][0])
+    assert engine.play(board, chess.engine.Limit(depth=2)).move in board.legal_moves
+
+
+def test_go_nodes(engine):
+    board = chess.Board()
+    for nodes in (500, 5000):
+        info = engine.analyse(board, chess.engine.Limit(nodes=nodes))
+        # The budget is checked every 1024 nodes.
+        assert 0 < info["nodes"] <= nodes + 1024, (nodes, info)
+    # Once the mate is certain, the search does not use up the budget.
+    info = engine.analyse(chess.Board(MATE_IN_ONE), chess.engine.Limit(nodes=100000))
+    assert info["score"].relative == chess.engine.Mate(1)
+    assert info["nodes"] < 10000
+
+
+def test_go_movetime(engine):
+    board = chess.Board()
+    for seconds in (0.2, 0.6):
+        started = time.monotonic()
+        result = engine.play(board, chess.engine.Limit(time=seconds))
+        elapsed = time.monotonic() - started
+        assert result.move in board.legal_moves
+        assert elapsed <= seconds + 0.15, (seconds, elapsed)
+    # It may stop early when another iteration would not finish, but not much.
+    assert elapsed >= 0.4 * seconds, elapsed
+
+
+def test_go_with_clocks(engine):
+    board = chess.Board()
+    # 5 s left: a small share of it.
+    started = time.monotonic()
+    engine.play(board, chess.engine.Limit(white_clock=5, black_clock=5, white_inc=0.1,
+                                          black_inc=0.1))
+    assert time.monotonic() - started < 1.5
+    # Black to move with 80 ms left: move at once; White's clock is not ours.
+    board.push_san("e4")
+    started = time.monotonic()
+    result = engine.play(board, chess.engine.Limit(white_clock=60, black_clock=0.08))
+    assert result.move in board.legal_moves
+    assert time.monotonic() - started < 0.08
+
+
+def test_go_movestogo_spreads_the_clock_over_the_moves(engine):
+    board = chess.Board()
+    timings = {}
+    for moves_to_go in (40, 2):
+        started = time.monotonic()
+        engine.play(board, chess.engine.Limit(white_clock=2, black_clock=2,
+                                              remaining_moves=moves_to_go))
+        timings[moves_to_go] = time.monotonic() - started
+    # 2 s for 40 moves is 50 ms a move; for two moves, about one second.
+    assert timings[40] < 0.3, timings
+    assert 0.45 < timings[2] < 1.6, timings
+
+
+def test_go_mate(engine):
+    board = chess.Board(MATE_IN_TWO)
+    started = time.monotonic()
+    info = engine.analyse(board, chess.engine.Limit(mate=2))
+    assert time.monotonic() - started < 10
+    assert info["score"].relative == chess.engine.Mate(2)
+    assert info["pv"][0] == chess.Move.from_uci("d5f6")
+    assert engine.play(chess.Board(MATE_IN_ONE), chess.engine.Limit(mate=1)).move == \
+        chess.Move.from_uci("a1a8")
+
+
+def test_go_infinite_until_stop(engine):
+    board = chess.Board()
+    with engine.analysis(board) as analysis:
+        for info in analysis:
+            if info.get("depth", 0) >= 3:
+                break
+    best = analysis.wait()  # leaving the block sent `stop`
+    assert best.move in board.legal_moves
+
+
+def test_go_infinite_waits_for_stop_even_after_a_mate(raw):
+    raw.send("position fen " + MATE_IN_ONE)
+    raw.send("go infinite")
+    raw.expect("info depth 1 ")
+    time.sleep(0.5)
+    assert not [line for line in raw.drain() if line.startswith("bestmove")]
+    raw.send("stop")
+    assert raw.expect("bestmove")[1] == "bestmove a1a8"
+
+
+POSITIONS = (
+    "startpos",
+    "fen r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+    "fen 8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+)
+
+
+@pytest.mark.parametrize("position", POSITIONS, ids=("start", "kiwipete", "endgame"))
+def test_stop_and_isready_are_answered_within_100_ms_during_a_search(raw, position):
+    raw.send("position " + position)
+    raw.send("go infinite")
+    raw.expect("info depth 4 ")  # searching for a while now
+    sent = raw.send("isready")
+    answered, _ = raw.expect("readyok")
+    assert answered - sent < 0.1, answered - sent
+    time.sleep(0.2)
+    raw.drain()
+    sent = raw.send("stop")
+    answered, line = raw.expect("bestmove")
+    assert answered - sent < 0.1, answered - sent
+    board = chess.Board(position[4:] if position != "startpos" else chess.STARTING_FEN)
+    assert chess.Move.from_uci(line.split()[1]) in board.legal_moves
+    # And ready for more.
+    raw.send("isready")
+    raw.expect("readyok")
+
+
+def test_stop_during_a_timed_search(raw):
+    raw.send("position startpos")
+    raw.send("go wtime 600000 btime 600000")
+    raw.expect("info depth 3 ")
+    sent = raw.send("stop")
+    answered, _ = raw.expect("bestmove")
+    assert answered - sent < 0.1
+
+
+# ------------------------------------------------------------ Chess960
+
+
+def test_chess960_castling_is_king_takes_rook(engine):
+    board = chess.Board(CASTLING_MATE, chess960=True)
+    result = engine.play(board, chess.engine.Limit(depth=3))
+    assert board.is_castling(result.move) and board.is_legal(result.move)
+    assert result.move == chess.Move.from_uci("b1a1")
+    board.push(result.move)
+    assert board.is_checkmate()
+
+
+def test_chess960_game_with_castling_in_the_move_list(engine):
+    # SP 399 (QRNNKRBB): White castles h-side with the king beside its rook,
+    # Black a-side with the king and rook moving past each other.
+    board = chess.Board.from_chess960_pos(399)
+    for san in ("f3", "Nb6", "Be3", "Ne6", "O-O", "O-O-O"):
+        board.push_san(san)
+    # King takes rook, as python-chess sends them to the engine.
+    assert [move.uci() for move in board.move_stack[4:]] == ["e1f1", "e8b8"]
+    for _ in range(6):
+        result = engine.play(board, chess.engine.Limit(depth=2))
+        assert board.is_legal(result.move), result.move
+        board.push(result.move)
+
+
+def test_chess960_engine_castles_when_it_is_best(engine):
+    # The king on g1 castles h-side without moving: the rook goes h1-f1 and mates.
+    board = chess.Board("4rkr1/4p1p1/8/8/8/8/8/6KR w H - 0 1", chess960=True)
+    result = engine.play(board, chess.engine.Limit(depth=2))
+    assert result.move == chess.Move.from_uci("g1h1") and board.is_castling(result.move)
+
+
+def test_classical_castling_in_the_move_list(raw):
+    raw.send("position fen r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1 moves e1g1 e8c8")
+    raw.send("go depth 1")
+    move = raw.expect("bestmove")[1].split()[1]
+    board = chess.Board("r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1")
+    board.push_uci("e1g1")
+    board.push_uci("e8c8")
+    assert chess.Move.from_uci(move) in board.legal_moves
+
+
+# ------------------------------------------------------------ bad input
+
+
+def test_malformed_input_gets_an_info_string_and_keeps_the_position(raw):
+    raw.send("position fen " + MATE_IN_ONE)
+    for line in ("garbage", "hello world 123", "position fen garbage",
+                 "position fen 8/8/8/8/8/8/8/8 w - - 0 1",
+                 "position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0",
+                 "position startpos moves e2e5", "position startpos moves e2e4 e2e4",
+                 "position startpos moves e2e4 zz", "position", "position sideways"):
+        raw.send(line)
+        raw.expect("info string")
+    raw.send("isready")
+    raw.expect("readyok")
+    raw.send("go depth 2")
+    assert raw.expect("bestmove")[1] == "bestmove a1a8"
+    # A move that is legal in the old position but follows a bad FEN is not
+    # applied to the old position either.
+    raw.send("position fen nonsense moves a1a8")
+    raw.expect("info string")
+    raw.send("go depth 2")
+    assert raw.expect("bestmove")[1] == "bestmove a1a8"
+
+
+def test_unknown_go_words_are_reported_and_the_search_runs(raw):
+    raw.send("position startpos")
+    raw.send("go depth 2 sideways")
+    raw.expect("info string")
+    assert chess.Move.from_uci(raw.expect("bestmove")[1].split()[1]) in chess.Board().legal_moves
+
+
+@pytest.mark.parametrize("go", ["go depth abc", "go wtime"])
+def test_a_malformed_go_is_still_answered_with_bestmove(raw, go):
+    # A GUI waits for bestmove after every go.
+    raw.send("position startpos")
+    raw.send(go)
+    raw.expect("info string")
+    line = raw.expect("bestmove", timeout=5)[1]
+    assert chess.Move.from_uci(line.split()[1]) in chess.Board().legal_moves
+
+
+# ------------------------------------------------------------ time management
+
+
+GAMES = 20
+BASE = 2.0
+INCREMENT = 0.1
+MAX_PLIES = 120  # adjudicated a draw after this
+
+
+def play_timed_game(sp):
+    """micro960 against itself from SP `sp` at BASE + INCREMENT, both on CPython.
+
+    The clocks are kept here from measured wall time. Returns (lowest clock
+    left after a move, with the increment not yet added; plies; result)."""
+    board = chess.Board.from_chess960_pos(sp)
+    clocks = {chess.WHITE: BASE, chess.BLACK: BASE}
+    lowest = (BASE, "")
+    engines = {colour: chess.engine.SimpleEngine.popen_uci(command("cpython"), cwd=REPO)
+               for colour in (chess.WHITE, chess.BLACK)}
+    try:
+        while not board.is_game_over(claim_draw=True) and board.ply() < MAX_PLIES:
+            limit = chess.engine.Limit(white_clock=clocks[chess.WHITE],
+                                       black_clock=clocks[chess.BLACK],
+                                       white_inc=INCREMENT, black_inc=INCREMENT)
+            started = time.monotonic()
+            result = engines[board.turn].play(board, limit)
+            used = time.monotonic() - started
+            clocks[board.turn] -= used
+            if clocks[board.turn] < lowest[0]:
+                lowest = (clocks[board.turn], "ply %d: %.3f s used of %.3f s" % (
+                    board.ply() + 1, used, clocks[board.turn] + used))
+            if lowest[0] < 0:
+                break
+            clocks[board.turn] += INCREMENT
+            assert board.is_legal(result.move), (board.fen(), result.move)
+            board.push(result.move)
+    finally:
+        for uci in engines.values():
+            uci.quit()
+    outcome = board.outcome(claim_draw=True)
+    return lowest, board.ply(), outcome.result() if outcome else "1/2-1/2 (adjudicated)"
+
+
+def test_time_is_never_exceeded_over_a_20_game_match():
+    rng = random.Random(960)
+    positions = [rng.randrange(960) for _ in range(GAMES)]
+    started = time.monotonic()
+    with ThreadPoolExecutor(max_workers=2) as pool:  # two games at a time, one per core
+        games = list(pool.map(play_timed_game, positions))
+    elapsed = time.monotonic() - started
+    report = ["SP %d: %d plies, %s, lowest clock %.3f s (%s)" % (sp, plies, result, lowest, how)
+              for sp, ((lowest, how), plies, result) in zip(positions, games)]
+    print("%d games in %.0f s" % (GAMES, elapsed))
+    print("\n".join(report))
+    assert all(lowest >= 0 for (lowest, _), _, _ in games), "\n".join(report)
