@@ -121,7 +121,7 @@ def castle_squares(side, rook_sq, king_sq):
 class Position:
     """A chess position with an undo stack `stack_size` plies deep."""
 
-    def __init__(self, fen=None, stack_size=128):
+    def __init__(self, fen=None, stack_size=48):
         self.board = bytearray(120)
         self.kings = bytearray(2)  # king squares, indexed by side >> 4
         # Piece lists: white squares in slots 0-15, black in 16-31.
