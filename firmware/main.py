@@ -40,7 +40,12 @@ def console(lines, first):
     from micro960.console import Console
     game = Console()
     print("micro960 - Chess960 for small machines. Type help for commands.")
-    game.cmd_new([])  # says which start position and shows the board
+    from micro960.storage import GameStore, default_folder
+    if game.resume(GameStore(default_folder())):
+        game.show_board()
+        game.reply()  # the engine may be to move
+    else:
+        game.cmd_new([])  # says which start position and shows the board
     line = first
     while line is not None:
         game.handle(line)

@@ -7,6 +7,7 @@ way tests/mprun.py does on MicroPython. The data lives in ../shared/data
 beside the repository unless MICRO960_DATA already says otherwise.
 """
 import os
+import tempfile
 import sys
 from pathlib import Path
 
@@ -21,6 +22,8 @@ for _path in (str(FIRMWARE), str(FIRMWARE_TESTS), str(REPO)):
     if _path not in sys.path:
         sys.path.insert(0, _path)
 os.environ["MICRO960_DATA"] = str(DATA)
+# Games that `micro960 play` keeps go to a scratch folder, not the user's own.
+os.environ.setdefault("MICRO960_GAMES", tempfile.mkdtemp(prefix="micro960-games-"))
 
 
 @pytest.fixture(scope="session")

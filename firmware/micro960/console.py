@@ -12,6 +12,7 @@ from .position import BLACK, OFF, PIECE_LETTERS, WHITE
 from .search import MATE, MATE_BOUND, Limits, Search
 from .rules import NAMES, Rules
 from .startpos import sp_from_dice, sp_number
+from .storage import GameStore, default_folder
 
 MAX_LINE = 200
 
@@ -62,6 +63,8 @@ class Console:
         self.engine.on_info = self._thinking
         self.engine_side = engine_side  # WHITE, BLACK or None (two people)
         self.limits = Limits(movetime=seconds * 1000)
+        self.store = None  # a storage.GameStore: the game is saved after every change
+        self.kept = None  # the text last saved
 
     # ---------------------------------------------------------------- input
 
@@ -83,6 +86,41 @@ class Console:
                 self.move(line.strip())
         except ValueError as e:
             self.out("error: %s" % e)
+        self.keep()
+
+    def keep(self):
+        """Save the game after every change, so a power cut loses nothing; when
+        it ends, add it to the archive and clear the save."""
+        if not self.store:
+            return
+        game = self.game
+        text = game.save_text()
+        if text == self.kept:
+            return
+        self.kept = text
+        if game.result() == UNDECIDED:
+            problem = self.store.save(game)
+        else:
+            problem = self.store.finish(game)
+        if problem:
+            self.out("warning: %s; the game goes on" % problem)
+
+    def resume(self, store):
+        """Keep games in `store`; take up a saved unfinished game. True if one was."""
+        self.store = store
+        saved = store.load()
+        if saved is None:
+            if store.problem:
+                self.out("warning: " + store.problem)
+            return False
+        if saved.result() != UNDECIDED:
+            store.finish(saved)  # it ended just before a power cut: archive it now
+            return False
+        self.game = saved
+        self.kept = saved.save_text()
+        self.out("Resuming your saved game (%d moves played); type new for a new game."
+                 % len(saved.moves))
+        return True
 
     def move(self, text):
         game = self.game
@@ -97,6 +135,7 @@ class Console:
             raise e
         self.out("%s %s" % (_number(game), san(game.pos, move, moves)))
         game.push(move)
+        self.keep()  # your move is on flash before the engine thinks
         self.show_board()
         self.announce()
         self.reply()
@@ -111,6 +150,7 @@ class Console:
             return
         self.out("micro960 plays %s %s" % (_number(game), san(game.pos, move)))
         game.push(move)
+        self.keep()
         self.show_board()
         self.announce()
 
@@ -384,7 +424,8 @@ def main(argv=None):
         print("error: %s" % e)
         return 2
     print("micro960 - Chess960 for small machines. Type help for commands.")
-    console.out("%s game. %s" % (console.game.rules.name, _setup_text(console.game)))
+    if not console.resume(GameStore(default_folder())):
+        console.out("%s game. %s" % (console.game.rules.name, _setup_text(console.game)))
     console.show_board()
     console.reply()
     while console.running:

@@ -1,0 +1,48 @@
+"""The console keeps the game: saved after every move, taken up again at the
+next start, archived to games.pgn when it ends."""
+import subprocess
+import sys
+from pathlib import Path
+
+from micro960.console import Console
+from micro960.search import Limits
+from micro960.storage import GameStore
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def console(folder, said):
+    c = Console("chess960", 518, out=said.append, engine_side=None, hash_kb=4)
+    c.limits = Limits(nodes=200)
+    return c, c.resume(GameStore(str(folder)))
+
+
+def test_a_game_is_taken_up_where_it_stopped_and_archived_when_it_ends(tmp_path):
+    said = []
+    c, resumed = console(tmp_path, said)
+    assert not resumed
+    for line in ("f3", "e5", "g4"):
+        c.handle(line)
+    fen = c.game.pos.fen()
+    # The power goes; at the next start the game comes back.
+    again, resumed = console(tmp_path, said)
+    assert resumed and again.game.pos.fen() == fen
+    assert any(line.startswith("Resuming your saved game (3 moves") for line in said)
+    again.handle("Qh4#")
+    assert (tmp_path / "games.pgn").read_text().count("[Result \"0-1\"]") == 1
+    # A finished game is not offered again.
+    _, resumed = console(tmp_path, said)
+    assert not resumed
+
+
+def test_micro960_play_keeps_its_game_between_runs(tmp_path):
+    env = {"MICRO960_GAMES": str(tmp_path), "PATH": "/usr/bin:/bin"}
+    play = [sys.executable, "-m", "host_tools", "play", "--runtime", "cpython", "--color", "both",
+            "--sp", "518"]
+    subprocess.run(play, input="e4\ne5\nquit\n", text=True, capture_output=True, cwd=REPO,
+                   env=env, timeout=60, check=True)
+    result = subprocess.run(play, input="fen\nquit\n", text=True, capture_output=True,
+                            cwd=REPO, env=env, timeout=60, check=True)
+    assert "Resuming your saved game (2 moves played)" in result.stdout
+    assert "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e6 0 2" in result.stdout \
+        or "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2" in result.stdout
