@@ -5,7 +5,7 @@ only when the search or evaluation changes, and both runtimes give the same.
 """
 import gc
 
-from .compat import stack_use, ticks_diff, ticks_ms
+from .compat import ticks_diff, ticks_ms
 from .game import Game
 from .search import Limits, Search
 
