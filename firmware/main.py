@@ -9,36 +9,35 @@ flash`; defaults without it) and starts the mode it names:
 - "uci": the UCI engine at once.
 - "eboard": the sensor board (not written yet: the console runs instead).
 """
-from micro960 import board, tt
+from micro960 import board
 from micro960.lines import StdinLines
 
 
 def main():
     config = board.load()
-    tt.DEFAULT_KB = config.HASH_KB  # the hash size both protocols start with
     lines = StdinLines()  # ends lines at \r or \n, as terminals and GUIs send them
     if config.MODE == "uci":
-        return uci(lines, None)
+        return uci(lines, None, config.HASH_KB)
     if config.MODE == "eboard":
         print("micro960: the sensor board is not supported yet; starting the console.")
     print("micro960 on %s: press Enter to play, or send uci." % config.NAME)
     first = lines.readline()
     if first is not None and first.strip() == "uci":
-        return uci(lines, first)
-    return console(lines, first)
+        return uci(lines, first, config.HASH_KB)
+    return console(lines, first, config.HASH_KB)
 
 
-def uci(lines, first):
+def uci(lines, first, hash_kb):
     from micro960.uci import Uci
-    engine = Uci(lines)
+    engine = Uci(lines, hash_kb=hash_kb)
     if first is not None:
         engine.handle(first)
     engine.loop()
 
 
-def console(lines, first):
+def console(lines, first, hash_kb):
     from micro960.console import Console
-    game = Console()
+    game = Console(hash_kb=hash_kb)
     print("micro960 - Chess960 for small machines. Type help for commands.")
     from micro960.storage import GameStore, default_folder
     if game.resume(GameStore(default_folder())):

@@ -190,3 +190,44 @@ def test_python_chess_perft_used_by_the_bench():
     assert chess_perft(chess.Board(), 0) == 1
     assert chess_perft(chess.Board(), 2) == 400
     assert chess_perft(chess.Board(KIWIPETE), 2) == 2039
+
+
+REPLAY_PGN = """[Event "mate"]
+[Result "0-1"]
+
+1. f3 e5 2. g4 Qh4# 0-1
+
+[Event "broken"]
+[Variant "Chess960"]
+[SetUp "1"]
+[FEN "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w KQkq - 0 1"]
+
+1. g3 {a comment} g6 (1... Nf6) 2. Kxh1 *
+
+[Event "unfinished"]
+
+1. e4 $1 e5 *
+"""
+
+
+@pytest.mark.parametrize("runtime", RUNTIMES)
+def test_replay_prints_result_and_position_and_reports_bad_moves(runtime, tmp_path):
+    path = tmp_path / "games.pgn"
+    path.write_text(REPLAY_PGN)
+    result = micro960(["replay", str(path)], runtime)
+    assert result.returncode == 1  # one game had an illegal move
+    assert result.stdout.split("\n")[:3] == [
+        "0-1 rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3",
+        "error game 2, move 2. Kxh1: illegal move: Kxh1",
+        "* rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2",
+    ]
+
+
+def test_replay_pgn_writes_the_games_back_in_our_san(tmp_path):
+    path = tmp_path / "games.pgn"
+    path.write_text(REPLAY_PGN)
+    result = micro960(["replay", str(path), "--pgn"])
+    assert "error game 2" in result.stderr
+    assert "1. f3 e5 2. g4 Qh4# 0-1" in result.stdout
+    assert '[Variant "Chess960"]' in result.stdout and "1. g3 g6 *" in result.stdout
+    assert "1. e4 e5 *" in result.stdout

@@ -143,10 +143,16 @@ def parse_move(pos, text, moves=None):
     wanted = _normalise(text)
     if not wanted or len(wanted) > 8:
         raise ValueError("not a move: " + repr(text))
-    found = [m for m in moves if wanted in _spellings(pos, m, moves)]
-    if not found:
-        lower = wanted.lower()
-        found = [m for m in moves if lower in [k.lower() for k in _spellings(pos, m, moves)]]
+    exact = []
+    folded = []  # matches in either case: nf3, E4, o-o
+    lower = wanted.lower()
+    for m in moves:
+        keys = _spellings(pos, m, moves)
+        if wanted in keys:
+            exact.append(m)
+        elif lower in [k.lower() for k in keys]:
+            folded.append(m)
+    found = exact or folded
     if len(found) == 1:
         return found[0]
     if found:

@@ -9,7 +9,7 @@ import random
 
 from .compat import const, micropython, ptr8, ptr16, stack_use, ticks_diff, ticks_ms, zeros  # noqa: F401
 from .evaluate import TABLE, WORK, evaluate, white_score
-from .movegen import _generate, pseudo_moves
+from .movegen import _generate, has_legal_move, legal_moves, pseudo_moves
 from .position import (
     BOTH, CASTLE, EN_PASSANT, EP, HALFMOVE, KEY, KING, PAWN, PLY, PROMOTE_N, RIGHTS, SIDE, TO120,
     TO64, WHITE, _pop, _push, attacked,
@@ -210,7 +210,7 @@ class Search:
                 return 0
             elif state[HALFMOVE] >= 100:
                 # The fifty-move rule, unless the move that reached it mated.
-                if attacked(board, king, them) and not self._has_legal_move(start):
+                if attacked(board, king, them) and not has_legal_move(pos, self.moves, start):
                     return -MATE + ply
                 return 0
             # Mate-distance pruning: no mate found here can beat a shorter one.
@@ -353,15 +353,14 @@ class Search:
         in_check = evasions and not lrs and attacked(board, king, them)
         squares = pos.squares
         counts = pos.counts
-        best = white_score(board, squares, counts, kings, TO64, TABLE, WORK, state[RIGHTS])
-        if us != WHITE:
-            best = -best
-        if ply >= MAX_PLY - 1 or start + 256 > self.room:
-            return best
-        if in_check:
+        at_limit = ply >= MAX_PLY - 1 or start + 256 > self.room
+        if in_check and not at_limit:
             best = -INFINITE  # no standing pat in check: every evasion is searched
         else:
-            if best >= beta:
+            best = white_score(board, squares, counts, kings, TO64, TABLE, WORK, state[RIGHTS])
+            if us != WHITE:
+                best = -best
+            if at_limit or best >= beta:
                 return best
             if best > alpha:
                 alpha = best
@@ -444,19 +443,6 @@ class Search:
             return self.game.seen_before(key, back - ply, reach - ply)
         return False
 
-    def _has_legal_move(self, start):
-        pos = self.pos
-        us = pos.state[SIDE]
-        end = pseudo_moves(pos, self.moves, start)
-        for i in range(start, end):
-            move = self.moves[i]
-            pos.push(move)
-            ok = not attacked(pos.board, pos.kings[us >> 4], us ^ BOTH)
-            pos.pop(move)
-            if ok:
-                return True
-        return False
-
     def _has_pieces(self, side):
         """Does `side` have a piece other than pawns and king? (Null move is
         unsafe in pawn endings because of zugzwang.)"""
@@ -486,15 +472,10 @@ class Search:
         return line
 
     def _is_legal(self, move):
-        pos = self.pos
-        end = pseudo_moves(pos, self.moves, 0)
-        us = pos.side
-        for i in range(end):
-            if self.moves[i] == move:
-                pos.push(move)
-                ok = self.lrs or not attacked(pos.board, pos.kings[us >> 4], us ^ BOTH)
-                pos.pop(move)
-                return ok
+        moves = self.moves
+        for i in range(legal_moves(self.pos, moves, 0)):
+            if moves[i] == move:
+                return True
         return False
 
     def _weaker_choice(self, best):

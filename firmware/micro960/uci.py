@@ -32,10 +32,10 @@ def skill_for_elo(elo):
 
 
 class Uci:
-    def __init__(self, reader, out=None):
+    def __init__(self, reader, out=None, hash_kb=None):
         self.reader = reader
         self.out = out or _write
-        self.search = Search()
+        self.search = Search(hash_kb)  # None: tt.default_kb() for this heap
         self.search.poll = self._poll
         self.search.on_info = self._info
         self.chess960 = False
