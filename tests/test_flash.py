@@ -7,6 +7,7 @@ whose "device" is the unix port running in a temporary directory.
 import hashlib
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -17,7 +18,9 @@ from host_tools import flash, runtime
 
 REPO = Path(__file__).resolve().parent.parent
 HEAP = "192K"
-NATIVE = {"evaluate", "movegen", "position", "search"}  # the modules with viper code
+# The modules with viper or native code, whose .mpy must carry the chip's architecture.
+NATIVE = {path.stem for path in (REPO / "firmware" / "micro960").glob("*.py")
+          if re.search(r"^ *@micropython\.(viper|native)$", path.read_text(), re.M)}
 
 
 @pytest.fixture(scope="module")

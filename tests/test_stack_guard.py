@@ -21,7 +21,7 @@ def test_stack_overflow_keeps_the_position_and_a_legal_move():
     game.rebuild = lambda: rebuilt.append(1) or rebuild()
     depth = len(__import__("inspect").stack())
     limit = sys.getrecursionlimit()
-    sys.setrecursionlimit(depth + 22)  # enough for a few plies, not for depth 6
+    sys.setrecursionlimit(depth + 16)  # enough for a few plies, not for depth 6
     try:
         move, _ = search.think(game, Limits(depth=6))
     finally:

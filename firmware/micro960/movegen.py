@@ -3,10 +3,10 @@
 Moves are written into a caller's preallocated `array('H')` from an index
 and the new end index is returned, so generating allocates nothing.
 """
-from .compat import const, micropython, ptr8, ptr16, zeros  # noqa: F401
+from .compat import const, micropython, ptr8, ptr16, ptr32, zeros  # noqa: F401
 from .position import (
-    BISHOP_STEPS, BLACK, BOTH, CASTLE, EN_PASSANT, EP, KING_STEPS, RIGHTS, SIDE, STEPS, TO120,
-    TO64, TO64_TO, WHITE, attacked,
+    BISHOP_STEPS, BOTH, CASTLE, EN_PASSANT, KING_STEPS, STEPS, TO64, TO64_TO, TO120, WHITE,
+    attacked,
 )
 
 # position.py's values again, as constants viper code can compile in.
@@ -16,10 +16,14 @@ _BISHOP = const(3)
 _ROOK = const(4)
 _KING = const(6)
 _WHITE = const(8)
+_BLACK = const(16)
 _DOUBLE_PUSH = const(1)
 _EN_PASSANT = const(2)
 _PROMOTE_N = const(4)
 _PROMOTE_Q = const(7)
+_SIDE = const(0)  # fields of Position.state
+_EP = const(1)
+_RIGHTS = const(2)
 
 MAX_MOVES = 256  # more than the 218 any chess position can have
 
@@ -40,18 +44,16 @@ def move_buffer(size=MAX_MOVES):
     return zeros("H", size)
 
 
-def pseudo_moves(pos, buf, n, quiet=True):
-    """Write the side to move's pseudo-legal moves into buf[n:]; return the end.
-
-    With quiet=False only captures and promotions (for quiescence search).
-    """
-    state = pos.state
-    us = state[SIDE]
-    first = 16 if us == BLACK else 0
-    n = _generate(pos.board, pos.squares, first, first + pos.counts[us >> 4], buf, n,
-                  us | (1 if quiet else 0) | (2 if pos.queen_only else 0), state[EP])
-    if quiet and state[RIGHTS] and pos.castling:
-        n = castling_moves(pos, buf, n)
+@micropython.viper
+def pseudo_moves(pos, buf, n: int) -> int:
+    """Write the side to move's pseudo-legal moves into buf[n:]; return the end."""
+    state = ptr32(pos.state)
+    us = state[_SIDE]
+    first = 16 if us == _BLACK else 0
+    n = int(_generate(pos.board, pos.squares, first, first + int(ptr8(pos.counts)[us >> 4]), buf,
+                      n, us | 1 | (2 if pos.queen_only else 0), state[_EP]))
+    if state[_RIGHTS] and pos.castling:
+        n = int(castling_moves(pos, buf, n))
     return n
 
 

@@ -7,13 +7,15 @@ allocates nothing per node.
 """
 import random
 
-from .compat import const, micropython, ptr8, ptr16, stack_use, ticks_diff, ticks_ms, zeros  # noqa: F401
-from .evaluate import TABLE, WORK, evaluate, white_score
-from .movegen import _generate, has_legal_move, legal_moves, pseudo_moves
+from .compat import const, micropython, ptr32, ticks_diff, ticks_ms, zeros  # noqa: F401
+from .evaluate import TABLE, WORK, white_score
+from .movegen import has_legal_move, legal_moves, pseudo_moves
+from .ordering import KILLER, order_moves, pick, reward_cut
 from .position import (
-    BOTH, CASTLE, EN_PASSANT, EP, HALFMOVE, KEY, KING, PAWN, PLY, PROMOTE_N, RIGHTS, SIDE, TO120,
-    TO64, WHITE, _pop, _push, attacked,
+    BOTH, EN_PASSANT, HALFMOVE, KEY, KING, PAWN, PROMOTE_N, RIGHTS, SIDE, TO64, TO120,
+    WHITE, _pop, _push, attacked,
 )
+from .quiescence import frames, quiesce
 from .tt import EXACT, LOWER, UPPER, TranspositionTable
 
 MATE = const(30000)
@@ -23,17 +25,9 @@ INFINITE = const(32000)
 # 320 bytes a ply on the 64-bit unix port, less on the Pico's 32-bit core.
 MAX_PLY = const(32)
 MATE_BOUND = const(29000)  # scores beyond this are mates
-
-# Piece values for ordering captures and pruning in quiescence.
-VALUE = (0, 100, 320, 330, 500, 950, 4000)  # the king counts only in LRS
-
-_HASH_MOVE = const(30000)
-_CAPTURE = const(20000)
-_KILLER = const(15000)
-_HISTORY_MAX = const(14000)
-_CASTLE = const(3)  # position.py's move flags, as constants for viper code
-_EN_PASSANT = const(2)
-_PROMOTE_Q = const(7)
+_HALFMOVE = const(3)  # fields of Position.state, as constants for viper code
+_KEY = const(4)
+_PLY = const(5)
 
 
 class Limits:
@@ -59,6 +53,7 @@ class Search:
         self.moves = zeros("H", buffer_moves)
         self.room = buffer_moves  # a node needs 256 free entries to generate into
         self.order = zeros("H", buffer_moves)  # ordering score of each move
+        self.frames = frames()  # quiescence's per-ply state
         self.killers = zeros("H", 2 * MAX_PLY)
         self.history = zeros("H", 14 * 64)  # by (piece - 9, to-square), as Zobrist keys
         self.root_moves = zeros("H", 256)  # at lower skill: every root move's score
@@ -191,7 +186,7 @@ class Search:
     def _search(self, depth, alpha, beta, ply, start, null_ok):
         pos = self.pos
         if depth <= 0 or ply >= MAX_PLY - 1 or start + 256 > self.room:
-            return self._quiesce(alpha, beta, ply, start, True)
+            return quiesce(self, alpha, beta, ply, start)
         self.nodes += 1
         if self.nodes & 63 == 0:
             self._check_limits()
@@ -206,7 +201,7 @@ class Search:
             if self.lrs:
                 if not king:
                     return -MATE + ply  # our king was captured
-            elif self._repeated():
+            elif state[HALFMOVE] >= 2 and _repeated(pos, self.game):
                 return 0
             elif state[HALFMOVE] >= 100:
                 # The fifty-move rule, unless the move that reached it mated.
@@ -237,7 +232,10 @@ class Search:
                     return score
         futile = False  # quiet moves here cannot lift the score to alpha
         if not in_check and not pv_node and ply:
-            static = evaluate(pos)
+            static = white_score(board, pos.squares, pos.counts, pos.kings, TO64, TABLE, WORK,
+                                 state[RIGHTS])
+            if us != WHITE:
+                static = -static
             futile = depth <= 2 and static + 150 * depth <= alpha and abs(alpha) < MATE_BOUND
             # Reverse futility: far above beta near the leaves, take the cut.
             if depth <= 3 and static - 120 * depth >= beta and abs(beta) < MATE_BOUND:
@@ -256,7 +254,7 @@ class Search:
         order = self.order
         end = pseudo_moves(pos, moves, start)
         killers = self.killers
-        _order_moves(board, moves, order, start, end, hash_move, killers[2 * ply],
+        order_moves(board, moves, order, start, end, hash_move, killers[2 * ply],
                      killers[2 * ply + 1], self.history)
         squares = pos.squares
         slot = pos.slot
@@ -270,7 +268,7 @@ class Search:
         legal = 0
         old_alpha = alpha
         for i in range(start, end):
-            move = _pick(moves, order, i, end)
+            move = pick(moves, order, i, end)
             quiet = board[TO120[(move >> 6) & 63]] == 0 and move >> 12 < PROMOTE_N \
                 and move >> 12 != EN_PASSANT
             _push(board, squares, slot, counts, kings, keep, state, saved, move, en_passant)
@@ -291,18 +289,24 @@ class Search:
                 self.root_moves[legal - 1] = move
                 self.root_scores[legal - 1] = score
                 self.root_count = legal
+            # (A child at depth 0 is quiesce()'s straight away: calling it
+            # directly saves a Python call per leaf.)
             elif legal == 1:
-                score = -self._search(depth - 1, -beta, -alpha, ply + 1, end, True)
+                score = -(quiesce(self, -beta, -alpha, ply + 1, end) if depth <= 1 else
+                          self._search(depth - 1, -beta, -alpha, ply + 1, end, True))
             else:
                 reduce = 0
                 if ply and depth >= 3 and legal > 3 and quiet and not in_check and not checks \
-                        and order[i] < _KILLER - 1:
+                        and order[i] < KILLER - 1:
                     reduce = 1 if legal < 10 else 2
-                score = -self._search(depth - 1 - reduce, -alpha - 1, -alpha, ply + 1, end, True)
+                score = -(quiesce(self, -alpha - 1, -alpha, ply + 1, end) if depth <= 1 + reduce
+                          else self._search(depth - 1 - reduce, -alpha - 1, -alpha, ply + 1, end,
+                                            True))
                 if score > alpha and reduce:
                     score = -self._search(depth - 1, -alpha - 1, -alpha, ply + 1, end, True)
                 if alpha < score < beta:
-                    score = -self._search(depth - 1, -beta, -alpha, ply + 1, end, True)
+                    score = -(quiesce(self, -beta, -alpha, ply + 1, end) if depth <= 1 else
+                              self._search(depth - 1, -beta, -alpha, ply + 1, end, True))
             _pop(board, squares, slot, counts, kings, state, saved, move)
             if self.stopped:
                 return 0
@@ -315,7 +319,7 @@ class Search:
                     alpha = score
                     if score >= beta:
                         if quiet:
-                            self._reward(move, depth, ply)
+                            reward_cut(board, killers, self.history, move, depth, ply)
                         break
         if legal == 0:
             if self.lrs or in_check:
@@ -325,123 +329,9 @@ class Search:
         tt.store(state[KEY], depth, bound, _score_to_tt(best, ply), best_move)
         return best
 
-    def _quiesce(self, alpha, beta, ply, start, evasions):
-        """Search captures and promotions until the position is quiet; with
-        `evasions` (at its first ply) every move when in check, so a mate on
-        the horizon is seen. The hottest code: it calls the viper functions
-        directly rather than through Position's methods."""
-        self.nodes += 1
-        if self.nodes & 63 == 0:
-            self._check_limits()
-        if self.stopped:
-            return 0
-        if ply > self.seldepth:
-            self.seldepth = ply
-            used = stack_use()
-            if used > self.stack_peak:
-                self.stack_peak = used
-        pos = self.pos
-        board = pos.board
-        state = pos.state
-        kings = pos.kings
-        us = state[SIDE]
-        them = us ^ BOTH
-        king = kings[us >> 4]
-        lrs = self.lrs
-        if lrs and not king:
-            return -MATE + ply
-        in_check = evasions and not lrs and attacked(board, king, them)
-        squares = pos.squares
-        counts = pos.counts
-        at_limit = ply >= MAX_PLY - 1 or start + 256 > self.room
-        if in_check and not at_limit:
-            best = -INFINITE  # no standing pat in check: every evasion is searched
-        else:
-            best = white_score(board, squares, counts, kings, TO64, TABLE, WORK, state[RIGHTS])
-            if us != WHITE:
-                best = -best
-            if at_limit or best >= beta:
-                return best
-            if best > alpha:
-                alpha = best
-        moves = self.moves
-        order = self.order
-        first = 16 if us != WHITE else 0
-        # Castling is never a capture, nor allowed in check: no castling_moves here.
-        end = _generate(board, squares, first, first + counts[us >> 4], moves, start,
-                        us | (1 if in_check else 0) | (2 if pos.queen_only else 0), state[EP])
-        _order_moves(board, moves, order, start, end, 0, 0, 0, self.history)
-        slot = pos.slot
-        keep = pos.keep
-        saved = pos.saved
-        en_passant = pos.en_passant
-        legal = 0
-        for i in range(start, end):
-            move = _pick(moves, order, i, end)
-            if not in_check and move >> 12 != EN_PASSANT and move >> 12 < PROMOTE_N:
-                to = TO120[(move >> 6) & 63]
-                victim = board[to] & 7
-                if best + VALUE[victim] + 200 < alpha:
-                    continue  # delta pruning: even winning it cannot reach alpha
-                if VALUE[board[TO120[move & 63]] & 7] > VALUE[victim] + 50 and \
-                        attacked(board, to, them):
-                    continue  # a bigger piece takes a guarded one: likely a losing capture
-            _push(board, squares, slot, counts, kings, keep, state, saved, move, en_passant)
-            if not lrs and attacked(board, kings[us >> 4], them):
-                _pop(board, squares, slot, counts, kings, state, saved, move)
-                continue
-            legal += 1
-            score = -self._quiesce(-beta, -alpha, ply + 1, end, False)
-            _pop(board, squares, slot, counts, kings, state, saved, move)
-            if self.stopped:
-                return 0
-            if score > best:
-                best = score
-                if score > alpha:
-                    alpha = score
-                    if score >= beta:
-                        break
-        if in_check and legal == 0:
-            return -MATE + ply
-        return best
-
     # ------------------------------------------------------------- ordering
 
-    def _reward(self, move, depth, ply):
-        """A quiet move caused a cut: remember it as a killer and in the history."""
-        if self.killers[2 * ply] != move:
-            self.killers[2 * ply + 1] = self.killers[2 * ply]
-            self.killers[2 * ply] = move
-        board = self.pos.board
-        fr = TO120[move & 63]
-        to = TO120[(move >> 6) & 63]
-        piece = board[fr]
-        if move >> 12 == CASTLE:
-            return
-        index = ((piece - 9) << 6) | TO64[to]
-        value = self.history[index] + depth * depth
-        self.history[index] = value if value < _HISTORY_MAX else _HISTORY_MAX
-
     # ---------------------------------------------------------------- draws
-
-    def _repeated(self):
-        """Has this position stood before, since the last capture or pawn move?"""
-        pos = self.pos
-        state = pos.state
-        key = state[KEY]
-        saved = pos.saved
-        reach = state[HALFMOVE]
-        ply = state[PLY]
-        back = 2
-        i = ply - 2
-        while back <= reach and i >= 0:
-            if saved[3 * i + 1] == key:
-                return True
-            back += 2
-            i -= 2
-        if back <= reach and self.game:
-            return self.game.seen_before(key, back - ply, reach - ply)
-        return False
 
     def _has_pieces(self, side):
         """Does `side` have a piece other than pawns and king? (Null move is
@@ -492,65 +382,6 @@ class Search:
         return good[self.rng.getrandbits(8) % len(good)]
 
 
-_VALUES = zeros("H", 8)
-for _kind in range(7):
-    _VALUES[_kind] = VALUE[_kind]
-
-
-@micropython.viper
-def _order_moves(board: ptr8, moves: ptr16, order: ptr16, start: int, end: int,
-                 hash_move: int, killer1: int, killer2: int, history: ptr16):
-    """Give each move an ordering score: hash move, captures by most valuable
-    victim and then least valuable attacker, promotions, killers, history."""
-    to120 = ptr8(TO120)
-    to64 = ptr8(TO64)
-    value = ptr16(_VALUES)
-    for i in range(start, end):
-        move = int(moves[i])
-        if move == hash_move:
-            order[i] = _HASH_MOVE
-            continue
-        fr = int(to120[move & 63])
-        to = int(to120[(move >> 6) & 63])
-        flag = move >> 12
-        victim = int(board[to]) & 7
-        if flag == _CASTLE:
-            victim = 0
-        elif flag == _EN_PASSANT:
-            victim = 1
-        if victim:
-            score = _CAPTURE + int(value[victim]) - (int(board[fr]) & 7)
-            if flag == _PROMOTE_Q:
-                score += 900
-            order[i] = score
-        elif flag == _PROMOTE_Q:
-            order[i] = _CAPTURE + 800
-        elif move == killer1:
-            order[i] = _KILLER
-        elif move == killer2:
-            order[i] = _KILLER - 1
-        else:
-            order[i] = history[((int(board[fr]) - 9) << 6) | int(to64[to])]
-
-
-@micropython.viper
-def _pick(moves: ptr16, order: ptr16, i: int, end: int) -> int:
-    """Swap the best-ordered move of moves[i:end] to i and return it."""
-    best = i
-    top = int(order[i])
-    for j in range(i + 1, end):
-        if int(order[j]) > top:
-            top = int(order[j])
-            best = j
-    if best != i:
-        move = moves[best]
-        moves[best] = moves[i]
-        moves[i] = move
-        order[best] = order[i]
-        order[i] = top
-    return int(moves[i])
-
-
 def _score_to_tt(score, ply):
     """Mate scores are stored relative to this node, not to the root."""
     if score > MATE_BOUND:
@@ -566,3 +397,26 @@ def _score_from_tt(score, ply):
     if score < -MATE_BOUND:
         return score + ply
     return score
+
+
+@micropython.viper
+def _repeated(pos, game) -> bool:
+    """Has this position stood before, since the last capture or pawn move?
+    The search's own moves are on the position's undo stack; the game's
+    history before them is asked of `game`."""
+    state = ptr32(pos.state)
+    saved = ptr32(pos.saved)
+    key = state[_KEY]
+    reach = state[_HALFMOVE]
+    ply = state[_PLY]
+    back = 2
+    i = ply - 2
+    while back <= reach and i >= 0:
+        if saved[3 * i + 1] == key:
+            return True
+        back += 2
+        i -= 2
+    if back <= reach and game:
+        if game.seen_before(key, back - ply, reach - ply):
+            return True
+    return False

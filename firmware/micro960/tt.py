@@ -1,5 +1,5 @@
 """Transposition table: preallocated arrays whose total size is a setting in KB."""
-from .compat import zeros
+from .compat import const, micropython, ptr8, ptr16, ptr32, zeros  # noqa: F401
 
 ENTRY_BYTES = 9  # key 4, move 2, score 2, depth and bound 1
 DEFAULT_KB = 16
@@ -14,9 +14,9 @@ def default_kb():
     except AttributeError:  # CPython: no heap to measure
         return DEFAULT_KB
 
-EXACT = 1
-LOWER = 2  # the score is at least this (a fail-high)
-UPPER = 3  # the score is at most this (a fail-low)
+EXACT = const(1)
+LOWER = const(2)  # the score is at least this (a fail-high)
+UPPER = const(3)  # the score is at most this (a fail-low)
 
 
 class TranspositionTable:
@@ -40,10 +40,11 @@ class TranspositionTable:
         for i in range(self.size):
             info[i] = 0
 
-    def probe(self, key):
+    @micropython.viper
+    def probe(self, key: int) -> int:
         """The entry index for `key`, or -1."""
-        i = key % self.size
-        if self.info[i] and self.keys[i] == key:
+        i = key % int(self.size)
+        if ptr8(self.info)[i] and ptr32(self.keys)[i] == key:
             return i
         return -1
 
@@ -53,18 +54,22 @@ class TranspositionTable:
     def bound(self, i):
         return self.info[i] >> 6
 
-    def store(self, key, depth, bound, score, move):
-        i = key % self.size
-        old = self.info[i]
+    @micropython.viper
+    def store(self, key: int, depth: int, bound: int, score: int, move: int):
+        i = key % int(self.size)
+        info = ptr8(self.info)
+        keys = ptr32(self.keys)
+        moves = ptr16(self.moves)
+        old = info[i]
         # Keep a deeper entry of another position unless this one is exact.
-        if old and self.keys[i] != key and (old & 63) - 1 > depth and bound != EXACT:
+        if old and keys[i] != key and (old & 63) - 1 > depth and bound != EXACT:
             return
-        if move == 0 and self.keys[i] == key:
-            move = self.moves[i]  # keep the best move we knew
-        self.keys[i] = key
-        self.moves[i] = move
-        self.scores[i] = score
-        self.info[i] = (min(depth, 62) + 1) | (bound << 6)
+        if move == 0 and keys[i] == key:
+            move = moves[i]  # keep the best move we knew
+        keys[i] = key
+        moves[i] = move
+        ptr16(self.scores)[i] = score  # a 16-bit store keeps the sign for the signed array
+        info[i] = (depth + 1 if depth < 62 else 63) | (bound << 6)
 
     def hashfull(self):
         """Permille of the first 1000 entries in use, as UCI reports it."""

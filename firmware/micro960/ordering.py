@@ -1,0 +1,96 @@
+"""Move ordering: the order in which the search tries a node's moves.
+
+The hash move first, then captures by most valuable victim and least valuable
+attacker, queen promotions, the two killer moves of the ply, and the quiet
+moves by their history score. Both functions are viper loops over the move
+buffer: order_moves scores every move once, pick() takes the best remaining
+one when the search needs it, so a node cut off early sorts little.
+"""
+from .compat import const, micropython, ptr8, ptr16, zeros  # noqa: F401
+from .position import TO64, TO120
+
+HASH_MOVE = const(30000)
+CAPTURE = const(20000)
+KILLER = const(15000)  # the second killer scores KILLER - 1
+HISTORY_MAX = const(14000)  # quiet moves score their history, below the killers
+_CASTLE = const(3)  # position.py's move flags, as constants for viper code
+_EN_PASSANT = const(2)
+_PROMOTE_Q = const(7)
+
+# Piece values (pawn .. king; the king counts only in LRS, where it can be
+# captured), for capture order and for pruning in quiescence.
+VALUES = zeros("H", 8)
+for _kind, _value in enumerate((0, 100, 320, 330, 500, 950, 4000)):
+    VALUES[_kind] = _value
+
+
+
+
+@micropython.viper
+def order_moves(board: ptr8, moves: ptr16, order: ptr16, start: int, end: int,
+                hash_move: int, killer1: int, killer2: int, history: ptr16):
+    """Give each move an ordering score: hash move, captures by most valuable
+    victim and then least valuable attacker, promotions, killers, history."""
+    to120 = ptr8(TO120)
+    to64 = ptr8(TO64)
+    value = ptr16(VALUES)
+    for i in range(start, end):
+        move = int(moves[i])
+        if move == hash_move:
+            order[i] = HASH_MOVE
+            continue
+        fr = int(to120[move & 63])
+        to = int(to120[(move >> 6) & 63])
+        flag = move >> 12
+        victim = int(board[to]) & 7
+        if flag == _CASTLE:
+            victim = 0
+        elif flag == _EN_PASSANT:
+            victim = 1
+        if victim:
+            score = CAPTURE + int(value[victim]) - (int(board[fr]) & 7)
+            if flag == _PROMOTE_Q:
+                score += 900
+            order[i] = score
+        elif flag == _PROMOTE_Q:
+            order[i] = CAPTURE + 800
+        elif move == killer1:
+            order[i] = KILLER
+        elif move == killer2:
+            order[i] = KILLER - 1
+        else:
+            order[i] = history[((int(board[fr]) - 9) << 6) | int(to64[to])]
+
+
+@micropython.viper
+def pick(moves: ptr16, order: ptr16, i: int, end: int) -> int:
+    """Swap the best-ordered move of moves[i:end] to i and return it."""
+    best = i
+    top = int(order[i])
+    for j in range(i + 1, end):
+        if int(order[j]) > top:
+            top = int(order[j])
+            best = j
+    if best != i:
+        move = moves[best]
+        moves[best] = moves[i]
+        moves[i] = move
+        order[best] = order[i]
+        order[i] = top
+    return int(moves[i])
+
+
+@micropython.viper
+def reward_cut(board: ptr8, killers: ptr16, history: ptr16, move: int, depth: int, ply: int):
+    """A quiet move caused a cut at `ply`: remember it as the ply's first
+    killer and raise its history score (by piece and destination)."""
+    if int(killers[2 * ply]) != move:
+        killers[2 * ply + 1] = killers[2 * ply]
+        killers[2 * ply] = move
+    if move >> 12 == _CASTLE:
+        return
+    to120 = ptr8(TO120)
+    piece = int(board[int(to120[move & 63])])
+    index = ((piece - 9) << 6) | int(ptr8(TO64)[int(to120[(move >> 6) & 63])])
+    value = int(history[index]) + depth * depth
+    history[index] = value if value < HISTORY_MAX else HISTORY_MAX

@@ -1,0 +1,236 @@
+"""Quiescence search: captures and promotions until the position is quiet.
+
+Most of the nodes the engine visits are here, so it is one viper loop rather
+than a recursive Python function. MicroPython gives a Python function with
+many locals a frame on the heap, and finding a free run of heap for it on
+every call cost a quarter of the engine's time; a recursive call also takes C
+stack, of which the Pico has only 8 KB. The loop keeps each ply's state in a
+preallocated frame array instead, so the whole quiescence tree costs one call
+and no stack. On CPython the same source runs as plain Python (compat.viper).
+"""
+from .compat import const, micropython, ptr8, ptr16, ptr32, stack_use, zeros  # noqa: F401
+from .evaluate import TABLE, WORK, white_score
+from .movegen import _generate
+from .ordering import VALUES, order_moves
+from .position import TO64, TO120, _pop, _push, attacked
+
+MATE = const(30000)
+INFINITE = const(32000)
+MAX_PLY = const(32)  # as in search.py
+_SIDE = const(0)  # position.py's state fields, as constants for viper code
+_EP = const(1)
+_RIGHTS = const(2)
+
+# One frame of FRAME int32 fields per ply of the quiescence tree. Scores are
+# kept + _BIAS: viper reads a ptr32 as unsigned on a 64-bit machine.
+FRAME = const(8)
+_BIAS = const(65536)
+_ALPHA = const(0)
+_BETA = const(1)
+_BEST = const(2)
+_NEXT = const(3)  # the next move to try, an index into the move buffer
+_END = const(4)
+_MOVE = const(5)  # the move being searched below this ply
+_IN_CHECK = const(6)
+_LEGAL = const(7)
+
+_EN_PASSANT = const(2)
+_PROMOTE_N = const(4)
+
+
+def frames():
+    """The frame array a Search keeps for quiesce()."""
+    return zeros("i", FRAME * MAX_PLY)
+
+
+@micropython.viper
+def quiesce(search, alpha: int, beta: int, ply: int, start: int) -> int:
+    """The score of search.pos for the side to move, searching captures and
+    promotions (and, at this first ply, every evasion when in check, so a
+    mate on the horizon is seen).
+
+    Moves are generated into search.moves from `start`; nodes are counted
+    in search.nodes, and search.stopped (set by search._check_limits every
+    64 nodes) unwinds the tree with a score of 0.
+    """
+    pos = search.pos
+    board_obj = pos.board
+    board = ptr8(board_obj)
+    state_obj = pos.state
+    state = ptr32(state_obj)
+    squares = pos.squares
+    counts_obj = pos.counts
+    counts = ptr8(counts_obj)
+    kings_obj = pos.kings
+    kings = ptr8(kings_obj)
+    slot = pos.slot
+    keep = pos.keep
+    saved = pos.saved
+    en_passant = pos.en_passant
+    moves_obj = search.moves
+    moves = ptr16(moves_obj)
+    order_obj = search.order
+    order = ptr16(order_obj)
+    history = search.history
+    frame = ptr32(search.frames)
+    to120 = ptr8(TO120)
+    value = ptr16(VALUES)
+    lrs = int(search.lrs)
+    queen_only = 2 if pos.queen_only else 0
+    room = int(search.room)
+    nodes = int(search.nodes)
+    seldepth = int(search.seldepth)
+    stopped = int(search.stopped)
+    first_ply = ply
+    level = 0  # plies below first_ply
+    evasions = 1
+    result = 0
+    entering = 1  # 1: a new node to set up; 0: a child's score in `result` to take up
+    while True:
+        if entering:
+            # A new node: alpha, beta and start are set for it.
+            nodes += 1
+            if (nodes & 63) == 0:
+                search.nodes = nodes
+                search._check_limits()
+                stopped = int(search.stopped)
+            entering = 0
+            if stopped:
+                result = 0
+            else:
+                result = int(_enter(search, board_obj, state, kings, counts, frame, level,
+                                first_ply + level, alpha, beta, start, evasions, lrs, room))
+                if first_ply + level > seldepth:
+                    seldepth = first_ply + level
+                    used = int(stack_use())
+                    if used > int(search.stack_peak):
+                        search.stack_peak = used
+                if result == INFINITE:  # moves to search: generate them
+                    f = level * FRAME
+                    us = state[_SIDE]
+                    first = 16 if us != 8 else 0
+                    end = int(_generate(board_obj, squares, first, first + counts[us >> 4],
+                                        moves_obj, start,
+                                        us | frame[f + _IN_CHECK] | queen_only, state[_EP]))
+                    order_moves(board_obj, moves_obj, order_obj, start, end, 0, 0, 0, history)
+                    frame[f + _NEXT] = start
+                    frame[f + _END] = end
+        else:
+            # Back at `level` with a child's score, or with nothing yet (result
+            # == INFINITE after _enter): try the next move.
+            f = level * FRAME
+            if result != INFINITE:
+                _pop(board_obj, squares, slot, counts_obj, kings_obj, state_obj, saved,
+                     frame[f + _MOVE])
+                if stopped:
+                    result = 0
+                else:
+                    score = -result
+                    result = INFINITE
+                    if score > frame[f + _BEST] - _BIAS:
+                        frame[f + _BEST] = _BIAS + score
+                        if score > frame[f + _ALPHA] - _BIAS:
+                            frame[f + _ALPHA] = _BIAS + score
+                            if score >= frame[f + _BETA] - _BIAS:
+                                result = score  # a cut: this node is done
+        if result == INFINITE:
+            # Find the next move worth searching at `level`, or finish the node.
+            f = level * FRAME
+            us = state[_SIDE]
+            them = us ^ 24
+            in_check = frame[f + _IN_CHECK]
+            best = frame[f + _BEST] - _BIAS
+            i = frame[f + _NEXT]
+            end = frame[f + _END]
+            move = 0
+            while i < end:
+                # Pick the best-ordered remaining move and swap it to i.
+                top = int(order[i])
+                at = i
+                for j in range(i + 1, end):
+                    if int(order[j]) > top:
+                        top = int(order[j])
+                        at = j
+                move = int(moves[at])
+                if at != i:
+                    moves[at] = moves[i]
+                    moves[i] = move
+                    order[at] = order[i]
+                    order[i] = top
+                i += 1
+                if not in_check and move >> 12 != _EN_PASSANT and move >> 12 < _PROMOTE_N:
+                    to = int(to120[(move >> 6) & 63])
+                    victim = int(value[board[to] & 7])
+                    if best + victim + 200 < frame[f + _ALPHA] - _BIAS:
+                        move = 0
+                        continue  # delta pruning: even winning it cannot reach alpha
+                    if int(value[board[int(to120[move & 63])] & 7]) > victim + 50 and \
+                            attacked(board_obj, to, them):
+                        move = 0
+                        continue  # a bigger piece takes a guarded one: likely a bad capture
+                _push(board_obj, squares, slot, counts_obj, kings_obj, keep, state_obj, saved,
+                      move, en_passant)
+                if not lrs and attacked(board_obj, kings[us >> 4], them):
+                    _pop(board_obj, squares, slot, counts_obj, kings_obj, state_obj, saved, move)
+                    move = 0
+                    continue
+                break
+            frame[f + _NEXT] = i
+            if move:
+                frame[f + _MOVE] = move
+                frame[f + _LEGAL] += 1
+                alpha = -(frame[f + _BETA] - _BIAS)
+                beta = -(frame[f + _ALPHA] - _BIAS)
+                start = end
+                evasions = 0
+                level += 1
+                entering = 1
+                continue
+            if in_check and frame[f + _LEGAL] == 0:
+                result = -MATE + first_ply + level
+            else:
+                result = best
+        # This node is done with `result`: hand it to the parent.
+        if level == 0:
+            break
+        level -= 1
+    search.nodes = nodes
+    search.seldepth = seldepth
+    return result
+
+
+@micropython.viper
+def _enter(search, board_obj, state: ptr32, kings: ptr8, counts: ptr8, frame: ptr32,
+           level: int, ply: int, alpha: int, beta: int, start: int, evasions: int,
+           lrs: int, room: int) -> int:
+    """Set up the frame of a new node: its score if it needs no search (a
+    captured king, the ply limit, standing pat at or above beta), else
+    INFINITE with the frame ready for its moves."""
+    us = state[_SIDE]
+    them = us ^ 24
+    king = int(kings[us >> 4])
+    if lrs and not king:
+        return -MATE + ply  # our king was captured
+    in_check = 0
+    if evasions and not lrs and attacked(board_obj, king, them):
+        in_check = 1
+    at_limit = ply >= MAX_PLY - 1 or start + 256 > room
+    if in_check and not at_limit:
+        best = -INFINITE  # no standing pat in check: every evasion is searched
+    else:
+        pos = search.pos
+        best = int(white_score(board_obj, pos.squares, pos.counts, pos.kings, TO64, TABLE, WORK,
+                               state[_RIGHTS]))
+        if us != 8:
+            best = -best
+        if at_limit or best >= beta:
+            return best
+        if best > alpha:
+            alpha = best
+    f = level * FRAME
+    frame[f + _ALPHA] = _BIAS + alpha
+    frame[f + _BETA] = _BIAS + beta
+    frame[f + _BEST] = _BIAS + best
+    frame[f + _IN_CHECK] = in_check
+    frame[f + _LEGAL] = 0
+    return INFINITE
