@@ -5,9 +5,11 @@ flash`; defaults without it) and starts the mode it names:
 
 - "console": the text game, as soon as the first line arrives. If that line
   is `uci`, a chess GUI is talking: the UCI engine answers it instead, with
-  no menu in between.
+  no menu in between. A `uci` line in the middle of a game (micro960 bridge
+  taking over the port) switches to UCI too; the game is saved already.
 - "uci": the UCI engine at once.
-- "eboard": the sensor board (not written yet: the console runs instead).
+- "eboard": the sensor board (micro960/sensorboard.py); the console when the
+  board has no sensors or they do not answer.
 """
 from micro960 import board
 from micro960.lines import StdinLines
@@ -15,16 +17,20 @@ from micro960.lines import StdinLines
 
 def main():
     config = board.load()
-    lines = StdinLines()  # ends lines at \r or \n, as terminals and GUIs send them
+    lines = StdinLines()  # CR, LF or CR LF end a line, as terminals and GUIs send them
     if config.MODE == "uci":
         return uci(lines, None, config.HASH_KB)
     if config.MODE == "eboard":
-        print("micro960: the sensor board is not supported yet; starting the console.")
+        from micro960.sensorboard import main as sensorboard
+        if sensorboard(config, lines):  # False: no sensor board here; the console instead
+            return None
     print("micro960 on %s: press Enter to play, or send uci." % config.NAME)
     first = lines.readline()
     if first is not None and first.strip() == "uci":
         return uci(lines, first, config.HASH_KB)
-    return console(lines, first, config.HASH_KB)
+    lines.interactive(config.ECHO)  # a person types: echo if the board says so, short lines
+    if console(lines, first, config.HASH_KB):  # a GUI sent uci mid-game (micro960 bridge)
+        return uci(StdinLines(), "uci", config.HASH_KB)  # fresh lines: no echo, long lines
 
 
 def uci(lines, first, hash_kb):
@@ -47,6 +53,8 @@ def console(lines, first, hash_kb):
         game.cmd_new([])  # says which start position and shows the board
     line = first
     while line is not None:
+        if line.strip() == "uci":
+            return True  # main() starts UCI, once this game's memory is free
         game.handle(line)
         if not game.running:
             break

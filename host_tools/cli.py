@@ -5,10 +5,12 @@
     micro960 perft --batch          (FEN<TAB>DEPTH lines on stdin)
     micro960 startpos N [--runtime ...]
     micro960 replay FILE.pgn [--pgn] [--runtime ...]
+    micro960 eboard-sim [--sp N] [--engine on|off] [--interactive] [FILE] [--runtime ...]
     micro960 bench --perft
     micro960 match --opponent CMD (--tc BASE+INC | --nodes N | --depth N) [...]
     micro960 flash [--port P] [--board NAME] [--dry-run DIR]
     micro960 pull [--port P] [--to FILE]
+    micro960 bridge [--port P] [--wait SECONDS] [--timeout SECONDS]
 
 play, perft, startpos and replay are the firmware's own text commands
 (firmware/micro960/commands.py): this file only picks the runtime and passes
@@ -34,6 +36,9 @@ FIRMWARE_COMMANDS = {
                  "N (0-959) | random"),
     "replay": ("replay a PGN file: one `RESULT XFEN` line per game", "cpython", "128K",
                "FILE.pgn [--pgn]"),
+    "eboard-sim": ("a sensor board fed `lift e1` / `place g1` lines: prints the moves",
+                   "cpython", "192K",
+                   "[--sp N] [--rules NAME] [--engine on|off] [--interactive] [FILE]"),
 }
 
 
@@ -80,6 +85,8 @@ def build_parser():
     # flash parses its own arguments too (host_tools/flash.py).
     commands.add_parser("flash", help="put micro960 on a Raspberry Pi Pico", add_help=False)
     commands.add_parser("pull", help="copy the finished games from a board", add_help=False)
+    commands.add_parser("bridge", help="the Pico as a UCI engine for chess GUIs",
+                        add_help=False)
     return parser
 
 
@@ -100,6 +107,9 @@ def main(argv=None):
         if args.command == "pull":
             from . import pull
             return pull.main(rest)
+        if args.command == "bridge":
+            from . import bridge
+            return bridge.main(rest)
         if rest and rest[0] == "--":
             rest = rest[1:]
         return run_firmware_command([args.command] + rest, args.runtime, args.heap)

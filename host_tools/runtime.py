@@ -34,6 +34,18 @@ COMMANDS_BOOT = (
     "    sys.exit(1)\n"
     "sys.exit(commands.main(sys.argv[1:]))\n"
 )
+# `uci` starts the engine as a board's main.py does, without the command
+# dispatcher, whose code would take some 5 KB of a small heap for nothing.
+UCI_BOOT = (
+    "import sys\n"
+    "sys.path.insert(0, %r)\n"
+    "try:\n"
+    "    from micro960.uci import main\n"
+    "except MemoryError:\n"
+    "    sys.stderr.write('error: the firmware does not fit in this heap; try a bigger --heap\\n')\n"
+    "    sys.exit(1)\n"
+    "sys.exit(main())\n"
+)
 
 
 class ToolMissing(RuntimeError):
@@ -159,9 +171,10 @@ def run_micropython(code_or_args, heap="64K", input=None, capture=True, env=None
 def run_commands(argv, heap="64K"):
     """micro960.commands.main(argv) on MicroPython, sharing our stdin/stdout; the exit code."""
     build = build_firmware()
-    code = COMMANDS_BOOT % str(build)
+    argv = list(argv)
+    code = (UCI_BOOT if argv == ["uci"] else COMMANDS_BOOT) % str(build)
     process = subprocess.Popen(
-        [micropython_executable(), "-X", "heapsize=%s" % heap, "-c", code] + list(argv))
+        [micropython_executable(), "-X", "heapsize=%s" % heap, "-c", code] + argv)
     while True:
         try:
             returncode = process.wait()

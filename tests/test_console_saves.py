@@ -30,6 +30,11 @@ def test_a_game_is_taken_up_where_it_stopped_and_archived_when_it_ends(tmp_path)
     assert any(line.startswith("Resuming your saved game (3 moves") for line in said)
     again.handle("Qh4#")
     assert (tmp_path / "games.pgn").read_text().count("[Result \"0-1\"]") == 1
+    # The summary says where it went, after the game's PGN.
+    assert said[-1] == ("Finished games go to %s. Type new for another game."
+                        % again.store.archive_path)
+    assert again.store.archive_path.endswith("games.pgn")
+    assert any(text.endswith("\n1. f3 e5 2. g4 Qh4# 0-1") for text in said)
     # A finished game is not offered again.
     _, resumed = console(tmp_path, said)
     assert not resumed

@@ -24,8 +24,13 @@ HEAP = "64K"
 # (8-byte pointers); the console loads the engine, PGN writer and help on top.
 HEAPS = {"test_game": "96K", "test_lrs": "96K", "test_pgn": "96K", "test_console": "192K",
          "test_storage": "112K",
+         # The drivers, their electrical fakes and the tests; 80K was the least that passed.
+         "test_drivers": "96K",
          # The search with a 4 KB table; 104K was the least that passed.
-         "test_search": "112K"}
+         "test_search": "112K",
+         # Move inference and games with the engine, as the console game;
+         # 144K passed, 128K did not.
+         "test_eboard": "192K"}
 SUMMARY = re.compile(r"(\d+) passed, (\d+) failed(, (\d+) skipped)?")
 
 

@@ -14,8 +14,9 @@ CHIP = "RP2040"
 
 # What runs at boot: "console" (the text game; a first line of `uci` switches
 # to UCI for a chess GUI), "uci" (the UCI engine at once) or "eboard" (the
-# sensor board, when it exists).
+# sensor board: see the README's "The electronic chessboard").
 MODE = "console"
+ECHO = True  # serial terminals do not echo: the console writes back what you type
 
 # The transposition table's default size in KB (UCI `setoption name Hash`
 # changes it). 16 KB leaves room for a whole game in the Pico's heap.
@@ -47,10 +48,31 @@ MCP23017_SDA_PIN = 26   # GP26 = I2C1 SDA
 MCP23017_SCL_PIN = 27   # GP27 = I2C1 SCL
 MCP23017_ADDRESSES = (0x20, 0x21, 0x22, 0x23)  # ranks 1-2, 3-4, 5-6, 7-8
 
+# All drivers: True when a sensor reads low for an EMPTY square (normally
+# closed reed switches, hall sensors that pull high at a magnet).
+SENSOR_INVERT = False
+
+# The sensors are read every SCAN_PERIOD_MS from a timer, also while the engine
+# thinks; a square's change counts once it has held for DEBOUNCE_MS.
+SCAN_PERIOD_MS = 10
+DEBOUNCE_MS = 40
+
+# A push button from GP28 to ground: each press steps the piece a pawn promotes
+# to (queen, knight, rook, bishop, ...). None: always a queen unless chosen.
+PROMOTION_BUTTON_PIN = 28
+
 # ------------------------------------------------------------------------ LEDs
 # A chain of WS2812 (NeoPixel) LEDs, one under each square, a1 first, rank by
 # rank; driven by the rp2 PIO through MicroPython's neopixel module.
 LED_DRIVER = "ws2812"
 LED_PIN = 22     # GP22, data in of the first LED (through a 3.3 V -> 5 V level shifter)
 LED_COUNT = 64
+LED_BRIGHTNESS = 40      # 0-255; 64 LEDs at full white draw about 4 A
+LED_SERPENTINE = False   # True: the chain runs h2..a2 on every second rank
 STATUS_LED_PIN = 25  # the Pico's own green LED
+
+# "shift595": one single-colour LED per square on eight chained 74HC595, one
+# per rank (rank 1 nearest the Pico), output high = lit. No multiplexing.
+SHIFT595_DATA_PIN = 0    # DS (SER) of the rank 1 register
+SHIFT595_CLOCK_PIN = 1   # SHCP (SRCLK) of all eight
+SHIFT595_LATCH_PIN = 21  # STCP (RCLK) of all eight

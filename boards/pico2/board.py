@@ -13,6 +13,7 @@ CHIP = "RP2350"
 
 # "console" (a first line of `uci` switches to UCI), "uci" or "eboard".
 MODE = "console"
+ECHO = True  # serial terminals do not echo: the console writes back what you type
 
 # Twice the Pico's RAM: a bigger default transposition table (KB).
 HASH_KB = 64
@@ -41,8 +42,25 @@ MCP23017_SDA_PIN = 26   # GP26 = I2C1 SDA
 MCP23017_SCL_PIN = 27   # GP27 = I2C1 SCL
 MCP23017_ADDRESSES = (0x20, 0x21, 0x22, 0x23)
 
+# All drivers: True when a sensor reads low for an EMPTY square.
+SENSOR_INVERT = False
+
+# Read every SCAN_PERIOD_MS from a timer; a change counts once it held DEBOUNCE_MS.
+SCAN_PERIOD_MS = 10
+DEBOUNCE_MS = 40
+
+# A push button from GP28 to ground steps the promotion piece (q, n, r, b).
+PROMOTION_BUTTON_PIN = 28
+
 # ------------------------------------------------------------------------ LEDs
 LED_DRIVER = "ws2812"
 LED_PIN = 22     # GP22, through a 3.3 V -> 5 V level shifter
 LED_COUNT = 64
+LED_BRIGHTNESS = 40      # 0-255
+LED_SERPENTINE = False   # True: the chain runs h2..a2 on every second rank
 STATUS_LED_PIN = 25  # the Pico 2's own LED
+
+# "shift595": a single-colour LED per square on eight chained 74HC595.
+SHIFT595_DATA_PIN = 0    # DS of the rank 1 register
+SHIFT595_CLOCK_PIN = 1   # SHCP of all eight
+SHIFT595_LATCH_PIN = 21  # STCP of all eight

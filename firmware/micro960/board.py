@@ -20,11 +20,32 @@ DEFAULTS = {
     "CHIP": "unknown",
     "MODE": "console",     # what main.py starts: one of MODES
     "HASH_KB": 16,         # the transposition table's default size in KB
+    "ECHO": False,         # the console echoes typing (a serial terminal does not)
     "MPY_ARCH": None,      # mpy-cross -march; None: the host's own
     "SENSOR_DRIVER": None,  # "matrix", "shift165", "mcp23017" or None
-    "LED_DRIVER": None,    # "ws2812" or None
+    "LED_DRIVER": None,    # "ws2812", "shift595" or None
     "LED_COUNT": 0,
+    # The sensor board (MODE "eboard"); wiring: README, "Wiring". Pin settings
+    # (names ending in _PIN or _PINS) have no defaults: a board without them
+    # has no such hardware, and a driver that needs one says so.
+    "SCAN_PERIOD_MS": 10,  # the sensors are read this often, from a timer
+    "DEBOUNCE_MS": 40,     # a square's change must persist this long to count
+    "EVENT_QUEUE": 64,     # sensor events held until the game takes them
+    "SENSOR_INVERT": False,  # True: a closed switch / low input means an empty square
+    "MCP23017_I2C": 0,
+    "MCP23017_FREQ": 400000,
+    "MCP23017_ADDRESSES": None,
+    "LED_BRIGHTNESS": 40,  # ws2812: 0-255
+    "LED_SERPENTINE": False,  # ws2812: the chain runs back and forth, rank by rank
+    "LED595_ACTIVE_LOW": False,
+    "EBOARD_RULES": "chess960",
+    "EBOARD_SP": None,     # start position number; None: a random one
+    "EBOARD_LEVEL": 20,    # engine strength 0-20
+    "EBOARD_THINK_MS": 5000,  # the engine's time per move
 }
+
+SENSOR_DRIVERS = (None, "matrix", "shift165", "mcp23017")
+LED_DRIVERS = (None, "ws2812", "shift595")
 
 
 class Config:
@@ -48,6 +69,17 @@ class Config:
         if not isinstance(self.HASH_KB, int) or self.HASH_KB < 1:
             raise ValueError("board.py: HASH_KB must be a whole number of KB >= 1, not %r"
                              % (self.HASH_KB,))
+        if self.SENSOR_DRIVER not in SENSOR_DRIVERS:
+            raise ValueError("board.py: SENSOR_DRIVER must be one of %s or None, not %r"
+                             % (", ".join(SENSOR_DRIVERS[1:]), self.SENSOR_DRIVER))
+        if self.LED_DRIVER not in LED_DRIVERS:
+            raise ValueError("board.py: LED_DRIVER must be one of %s or None, not %r"
+                             % (", ".join(LED_DRIVERS[1:]), self.LED_DRIVER))
+        for name in ("SCAN_PERIOD_MS", "DEBOUNCE_MS"):
+            value = getattr(self, name)
+            if not isinstance(value, int) or value < (1 if name == "SCAN_PERIOD_MS" else 0):
+                raise ValueError("board.py: %s must be a whole number of ms, not %r"
+                                 % (name, value))
 
 
 def load(module_name="board"):

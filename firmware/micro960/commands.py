@@ -5,6 +5,7 @@
     startpos N|random            print `N BACKRANK XFEN` for Chess960 SP N
     replay FILE [--pgn]          replay the games of a PGN file
     play [options]               play on the text console
+    eboard-sim [options] [FILE]  a sensor board fed events from FILE or stdin
 
 `main(["perft", fen, "3"])` runs one and returns the exit code: 0 for
 success, 1 for bad input, 2 for a command line that makes no sense. Bad
@@ -23,6 +24,7 @@ from .position import Position
 USAGE = (
     "usage: perft FEN DEPTH [--divide] | perft --batch | startpos N|random"
     " | replay FILE [--pgn] | play [options] | uci | bench [DEPTH]"
+    " | eboard-sim [--sp N] [--rules NAME] [--engine on|off] [--interactive] [FILE]"
 )
 
 
@@ -221,7 +223,13 @@ def uci_command(args):
     return uci_main()
 
 
+def eboard_sim_command(args):
+    from .eboard_sim import main as eboard_sim_main  # loaded only when asked for
+    return eboard_sim_main(args)
+
+
 COMMANDS = {
+    "eboard-sim": eboard_sim_command,
     "uci": uci_command,
     "bench": bench_command,
     "perft": perft_command,

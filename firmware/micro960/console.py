@@ -1,62 +1,79 @@
 """The console game: a text protocol for people at a serial terminal or a PC.
 
 Every line is a move or a command. Bad input gets a one-line reason and the
-game stays exactly as it was.
+game stays exactly as it was. The board is drawn in ASCII, which every
+terminal shows; `unicode` draws chess symbols and `color` paints the squares
+with ANSI escape codes, the last move's two squares highlighted.
 """
-import sys
-
 from .game import Game, UNDECIDED
+from .lines import CONSOLE_LIMIT, StdinLines
 from .notation import parse_move, san, side_name
 from .pgn import game_pgn
-from .position import BLACK, OFF, PIECE_LETTERS, WHITE
+from .position import BLACK, CASTLE, OFF, PIECE_LETTERS, WHITE
 from .search import MATE, MATE_BOUND, Limits, Search
 from .rules import NAMES, Rules
 from .startpos import sp_from_dice, sp_number
 from .storage import GameStore, default_folder
 
-MAX_LINE = 200
+MAX_LINE = CONSOLE_LIMIT
 
 ASCII_PIECES = " PNBRQK"
 UNICODE_WHITE = " \u2659\u2658\u2657\u2656\u2655\u2654"
 UNICODE_BLACK = " \u265f\u265e\u265d\u265c\u265b\u265a"
 
+# ANSI colours (the 16 every terminal has): square backgrounds, piece colours.
+LIGHT_SQUARE = "\x1b[43m"  # yellow
+DARK_SQUARE = "\x1b[42m"  # green
+LAST_MOVE_SQUARE = "\x1b[46m"  # cyan: the last move's from- and to-square
+WHITE_PIECE = "\x1b[1;97m"  # bold bright white
+BLACK_PIECE = "\x1b[22;30m"  # black
+RESET = "\x1b[0m"
+
 HELP = """Moves: SAN (Nf3, exd5, e8=Q, O-O, O-O-O) or UCI (g1f3, e7e8q).
 Castle with O-O / O-O-O, by moving the king onto its rook (e1h1), or to its
 destination square when that can only mean castling.
-Commands:
+Commands, each with an example:
   new                 a new game from a random set-up of the current rules
   new 518             a new game from start position SP 518 (0-959)
   new random          the same as plain new
-  new dice 3 5 1 2 4  a new game from die rolls (Bodlaender's procedure)
+  new dice 3 1 2 4 1  a new game from die rolls (Bodlaender's procedure)
   new classical       the classical start position
   new RNBQKBNR        a new game from a back rank
-  new fen FEN         a new game from an X-FEN or Shredder-FEN position
-  rules NAME          switch rules: chess960 classical double960 shuffle lrs
-  board               show the board again
-  flip                turn the board round
-  unicode / ascii     draw the board with chess symbols or letters
-  moves               list the legal moves
-  undo                take back the last move
-  fen                 print the position as X-FEN (fen shredder: Shredder-FEN)
-  pgn                 print the game as PGN
-  draw                claim a draw (fifty-move rule, threefold repetition)
-  resign              the side to move resigns
-  white / black       play that colour against the engine
-  both                two people play; the engine only gives hints
+  new fen 8/8/8/4k3/8/8/8/4K2R w K - 0 1
+                      a new game from an X-FEN or Shredder-FEN position
+  rules chess960      switch rules: chess960 classical double960 shuffle lrs
+  white               play White against the engine
+  black               play Black against the engine
+  both                two people play; the engine only moves when told to go
   go                  the engine plays the side to move now (and keeps it)
   hint                the engine suggests a move
-  level 0-20          engine strength (20 = full strength)
+  level 10            engine strength 0-20 (20 = full strength)
   time 5              seconds the engine thinks per move
+  moves               list the legal moves
+  undo                take back your last move (and the engine's reply)
+  draw                claim a draw (fifty-move rule, threefold repetition)
+  resign              the side to move resigns
+  board               show the board again
+  flip                turn the board round
+  unicode             draw the pieces as chess symbols
+  ascii               draw the pieces as letters (the default)
+  color               paint the board in ANSI colours (color off: plain)
+  colour              the same as color
+  fen                 print the position as X-FEN
+  fen shredder        print the position as Shredder-FEN
+  pgn                 print the game as PGN
   help                this text
-  quit                leave"""
+  quit                leave (exit does the same)"""
 
 
 class Console:
     def __init__(self, rules="chess960", number=None, fen=None, unicode=False, out=None,
-                 engine_side=BLACK, seconds=5, hash_kb=None):
+                 engine_side=BLACK, seconds=5, hash_kb=None, color=False):
         self.out = out or _print
         self.game = Game(rules, fen, number)
         self.unicode = unicode
+        self.color = color
+        self.last_move = None  # (game, plies, text) of the last move shown
         self.flipped = False
         self.running = True
         self.engine = Search(hash_kb)
@@ -133,8 +150,7 @@ class Console:
             if " " in text or not any(c.isdigit() for c in text) and "-" not in text:
                 raise ValueError("unknown command or move %r (type help)" % text)
             raise e
-        self.out("%s %s" % (_number(game), san(game.pos, move, moves)))
-        game.push(move)
+        self._played(move, moves)
         self.keep()  # your move is on flash before the engine thinks
         self.show_board()
         self.announce()
@@ -148,14 +164,36 @@ class Console:
         move, score = self.engine.think(game, self.limits)
         if not move:
             return
-        self.out("micro960 plays %s %s" % (_number(game), san(game.pos, move)))
-        game.push(move)
+        self._played(move, None, "micro960 plays ")
         self.keep()
         self.show_board()
         self.announce()
 
+    def _played(self, move, moves, who=""):
+        """Say the move, remember how it reads for the board, and play it."""
+        game = self.game
+        text = move_text(game.pos, move, moves)
+        self.out(who + text)
+        game.push(move)
+        self.last_move = (game, len(game.moves), text)
+
+    def last_move_text(self):
+        """The last move as `12...Nf6`, or None before the first move."""
+        game = self.game
+        plies = len(game.moves)
+        if not plies:
+            return None
+        known = self.last_move
+        if known is None or known[0] is not game or known[1] != plies:
+            text = None
+            for i, (pos, move) in enumerate(game.replay()):  # only after undo or resume
+                if i == plies - 1:
+                    text = move_text(pos, move)
+            known = self.last_move = (game, plies, text)
+        return known[2]
+
     def _thinking(self, depth, seldepth, score, nodes, ms, pv):
-        """One line per finished search depth: depth, score, nodes, best line."""
+        """One line per finished search depth: depth, score, nodes, time, best line."""
         pos = self.game.pos
         line = []
         for move in pv:
@@ -163,14 +201,13 @@ class Console:
             pos.push(move)
         for move in reversed(pv):
             pos.pop(move)
-        self.out("  depth %d  %s  %d nodes  %s" % (depth, _score_text(score), nodes,
-                                                   " ".join(line)))
+        self.out("  depth %d  %s  %d nodes  %d.%d s  %s" % (
+            depth, _score_text(score), nodes, ms // 1000, ms % 1000 // 100, " ".join(line)))
 
     def announce(self):
         game = self.game
         if game.result() != UNDECIDED:
-            self.out("Game over: %s (%s)" % (game.result(), game.reason()))
-            self.out("Type new for another game, pgn for the record.")
+            self.summary()
             return
         if game.pos.in_check():
             self.out("Check.")
@@ -178,6 +215,19 @@ class Console:
         if claim:
             self.out("%s may claim a draw (%s): type draw." % (
                 side_name(game.pos.side), claim))
+
+    def summary(self):
+        """At the end of a game: the result, why, and the whole game as PGN."""
+        game = self.game
+        self.out("Game over: %s (%s)" % (game.result(), game.reason()))
+        self.out("")
+        self.out(game_pgn(game).rstrip())
+        self.out("")
+        if self.store:
+            self.out("Finished games go to %s. Type new for another game."
+                     % self.store.archive_path)
+        else:
+            self.out("Type new for another game.")
 
     # ------------------------------------------------------------- commands
 
@@ -233,6 +283,14 @@ class Console:
         self.unicode = False
         self.show_board()
 
+    def cmd_color(self, args):
+        """`color` (or `color on`) paints the board with ANSI colours; `color off` stops."""
+        word = args[0].lower() if args else "on"
+        if word not in ("on", "off") or len(args) > 1:
+            raise ValueError("color takes on or off, not %r" % " ".join(args))
+        self.color = word == "on"
+        self.show_board()
+
     def cmd_moves(self, args):
         pos = self.game.pos
         moves = self.game.legal_moves()
@@ -241,6 +299,7 @@ class Console:
     def cmd_undo(self, args):
         game = self.game
         game.undo()
+        self.last_move = None
         if game.pos.side == self.engine_side and game.moves:
             game.undo()  # take back the engine's reply with your move
             self.out("Took back two moves.")
@@ -312,7 +371,8 @@ class Console:
     # --------------------------------------------------------------- board
 
     def show_board(self):
-        for line in board_lines(self.game, self.unicode, self.flipped):
+        for line in board_lines(self.game, self.unicode, self.flipped, self.color,
+                                self.last_move_text()):
             self.out(line)
 
 
@@ -324,25 +384,54 @@ COMMANDS = {
     "help": Console.cmd_help, "quit": Console.cmd_quit, "exit": Console.cmd_quit,
     "white": Console.cmd_white, "black": Console.cmd_black, "both": Console.cmd_both,
     "go": Console.cmd_go, "hint": Console.cmd_hint, "level": Console.cmd_level,
-    "time": Console.cmd_time,
+    "time": Console.cmd_time, "color": Console.cmd_color, "colour": Console.cmd_color,
 }
 
 
-def board_lines(game, unicode=False, flipped=False):
+def board_lines(game, unicode=False, flipped=False, color=False, last_move=None):
+    """The board as lines of text, White at the bottom unless flipped, then
+    the last move (its text, e.g. `12...Nf6`) and who is to move."""
     pos = game.pos
     ranks = range(8) if flipped else range(7, -1, -1)
     files = range(7, -1, -1) if flipped else range(8)
-    lines = ["  +-----------------+"]
+    marked = last_squares(game) if color else ()
+    lines = [] if color else ["  +-----------------+"]
     for rank in ranks:
         cells = []
         for file in files:
             p = pos.board[21 + file + 10 * rank]
-            cells.append(_glyph(p, unicode, (rank + file) % 2 == 0))
-        lines.append("%d | %s |" % (rank + 1, " ".join(cells)))
-    lines.append("  +-----------------+")
-    lines.append("    " + " ".join("abcdefgh"[f] for f in files))
+            dark = (rank + file) % 2 == 0
+            if color:  # the square's colour shows; an empty one needs no dot
+                glyph = _painted(_glyph(p, unicode, False), p, dark, rank * 8 + file in marked)
+            else:
+                glyph = _glyph(p, unicode, dark)
+            cells.append(glyph)
+        if color:
+            lines.append("%d %s%s" % (rank + 1, "".join(cells), RESET))
+        else:
+            lines.append("%d | %s |" % (rank + 1, " ".join(cells)))
+    if color:
+        lines.append("   " + "  ".join("abcdefgh"[f] for f in files))
+    else:
+        lines.append("  +-----------------+")
+        lines.append("    " + " ".join("abcdefgh"[f] for f in files))
+    if last_move:
+        lines.append("Last move: " + last_move)
     lines.append("%s to move" % side_name(pos.side))
     return lines
+
+
+def last_squares(game):
+    """The from- and to-square (0-63) of the last move; for castling the
+    king's, as a player sees it. Empty before the first move."""
+    if not game.moves:
+        return ()
+    move = game.moves[-1]
+    start = move & 63
+    end = (move >> 6) & 63
+    if move >> 12 == CASTLE:  # "king takes own rook": the king lands on the c- or g-file
+        end = (start & 56) + (6 if end > start else 2)
+    return (start, end)
 
 
 def _glyph(p, unicode, dark):
@@ -355,17 +444,26 @@ def _glyph(p, unicode, dark):
     return letter if p & WHITE else letter.lower()
 
 
+def _painted(glyph, p, dark, marked):
+    square = LAST_MOVE_SQUARE if marked else DARK_SQUARE if dark else LIGHT_SQUARE
+    if not p:
+        return square + "   "
+    return "%s%s %s " % (square, WHITE_PIECE if p & WHITE else BLACK_PIECE, glyph)
+
+
+def move_text(pos, move, moves=None):
+    """A move as written in a game record: `12. Nf3` for White, `12...Nf6` for Black."""
+    if pos.side == WHITE:
+        return "%d. %s" % (pos.fullmove, san(pos, move, moves))
+    return "%d...%s" % (pos.fullmove, san(pos, move, moves))
+
+
 def _setup_text(game):
     rank = "".join(PIECE_LETTERS[game.pos.board[21 + f] & 7] for f in range(8))
     try:
         return "Start position SP %d (%s)." % (sp_number(rank), rank)
     except ValueError:
         return "Start position %s." % game.start_fen
-
-
-def _number(game):
-    """The move number as written before a move: 12. or 12..."""
-    return "%d%s" % (game.pos.fullmove, "." if game.pos.side == WHITE else "...")
 
 
 def _score_text(score):
@@ -397,15 +495,19 @@ def _print(text):
 
 def main(argv=None):
     """`micro960 play [--rules NAME] [--sp N] [--fen FEN] [--color white|black|both]
-    [--level 0-20] [--time SECONDS] [--unicode]`."""
+    [--level 0-20] [--time SECONDS] [--unicode] [--ansi]`.
+
+    --color picks your side (as it always has); --ansi paints the board in
+    ANSI colours, like the `color` command.
+    """
     argv = list(argv or [])
     options = {"--rules": "chess960", "--sp": None, "--fen": None, "--color": "white",
                "--level": "20", "--time": "5"}
-    unicode = False
+    flags = {"--unicode": False, "--ansi": False}
     while argv:
         name = argv.pop(0)
-        if name == "--unicode":
-            unicode = True
+        if name in flags:
+            flags[name] = True
         elif name in options and argv:
             options[name] = argv.pop(0)
         else:
@@ -416,9 +518,9 @@ def main(argv=None):
         if options["--color"] not in sides:
             raise ValueError("--color is white, black or both")
         number = None if options["--sp"] is None else _int(options["--sp"], "--sp")
-        console = Console(options["--rules"], number, options["--fen"], unicode,
+        console = Console(options["--rules"], number, options["--fen"], flags["--unicode"],
                           engine_side=sides[options["--color"]],
-                          seconds=_int(options["--time"], "--time"))
+                          seconds=_int(options["--time"], "--time"), color=flags["--ansi"])
         console.cmd_level([options["--level"]])
     except ValueError as e:
         print("error: %s" % e)
@@ -428,9 +530,12 @@ def main(argv=None):
         console.out("%s game. %s" % (console.game.rules.name, _setup_text(console.game)))
     console.show_board()
     console.reply()
+    # The PC's terminal echoes and edits the line itself; the editor still
+    # swallows arrow keys and ends lines at CR, LF or CR LF.
+    lines = StdinLines(limit=MAX_LINE)
     while console.running:
-        line = sys.stdin.readline()
-        if not line:
+        line = lines.readline()
+        if line is None:
             break
         console.handle(line)
     return 0

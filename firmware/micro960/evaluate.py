@@ -1,6 +1,8 @@
 """Static evaluation: tapered material and piece-square values, mobility,
-bishop pair, pawn structure, rooks on open files, king shelter, castling
-rights, mop-up.
+bishop pair, pawn structure (passed pawns by the kings' distance to the
+square in front in the endgame), rooks on open files, king safety (pieces
+bearing on the squares round the king, shelter pawns, open files beside
+it), castling rights, mop-up.
 
 Nothing assumes a start position: the piece-square values reward central
 pieces, advanced pawns and a sheltered king wherever the pieces began.
@@ -55,6 +57,12 @@ TABLE = _tables()
 # (24 with all pieces on, 0 with only kings and pawns), then per file the
 # white and black pawn counts, the lowest white and highest black pawn rank.
 WORK = bytearray(b"\x00\x00\x01\x01\x02\x04\x00\x00" + bytes(32))
+# King safety: ZONE[to - king + 80] is 1 when square `to` is the king's square
+# or one of its eight neighbours (every difference of two squares, or of a
+# square and 0 for a missing LRS king, falls inside it); an attacker earns
+# ATTACK_UNITS[kind] per zone square it reaches.
+ZONE = bytes(1 if -11 <= d <= 11 and d % 10 in (0, 1, 9) else 0 for d in range(-80, 120))
+ATTACK_UNITS = b"\x00\x00\x02\x02\x03\x05\x00\x00"
 
 
 @micropython.viper
@@ -106,24 +114,37 @@ def white_score(board: ptr8, squares: ptr8, counts: ptr8, kings: ptr8, to64: ptr
     # Mobility: squares each knight, bishop, rook and queen reaches, against a
     # typical count, so the sum stays near zero in quiet positions.
     steps = ptr8(STEPS)
+    zone = ptr8(ZONE)
+    wk = int(kings[0])
+    bk = int(kings[1])
+    white_units = 0  # attack units against the black king
+    black_units = 0
+    white_attackers = 0
+    black_attackers = 0
     for i in range(32):
         if i < 16:
             if i >= white_count:
                 continue
             own = 8
+            enemy_king = bk - 80
         elif i >= 16 + black_count:
             break
         else:
             own = 16
+            enemy_king = wk - 80
         sq = int(squares[i])
         kind = int(board[sq]) & 7
         if kind < 2 or kind > 5:
             continue
         count = 0
+        hits = 0
         if kind == 2:
             for k in range(8):
-                if not (int(board[sq + int(steps[k]) - 32]) & own):
+                to = sq + int(steps[k]) - 32
+                if not (int(board[to]) & own):
                     count += 1
+                    if zone[to - enemy_king]:
+                        hits += 1
             gain_mg = 4 * (count - 4)
             gain_eg = gain_mg
         else:
@@ -135,10 +156,14 @@ def white_score(board: ptr8, squares: ptr8, counts: ptr8, kings: ptr8, to64: ptr
                 t = int(board[to])
                 while t == 0:
                     count += 1
+                    if zone[to - enemy_king]:
+                        hits += 1
                     to += d
                     t = int(board[to])
                 if not (t & own):
                     count += 1
+                    if zone[to - enemy_king]:
+                        hits += 1
             if kind == 3:
                 gain_mg = 5 * (count - 7)
                 gain_eg = gain_mg
@@ -151,9 +176,23 @@ def white_score(board: ptr8, squares: ptr8, counts: ptr8, kings: ptr8, to64: ptr
         if own == 8:
             mg += gain_mg
             eg += gain_eg
+            if hits:
+                white_attackers += 1
+                white_units += hits * int(ATTACK_UNITS[kind])
         else:
             mg -= gain_mg
             eg -= gain_eg
+            if hits:
+                black_attackers += 1
+                black_units += hits * int(ATTACK_UNITS[kind])
+    # King safety: two or more pieces bearing on the squares around a king
+    # are a danger that grows with the square of their weight.
+    if white_attackers >= 2:
+        danger = white_units * white_units // 6
+        mg += danger if danger < 400 else 400
+    if black_attackers >= 2:
+        danger = black_units * black_units // 6
+        mg -= danger if danger < 400 else 400
     if white_bishops >= 2:
         mg += 30
         eg += 50
@@ -194,6 +233,10 @@ def white_score(board: ptr8, squares: ptr8, counts: ptr8, kings: ptr8, to64: ptr
             if passed:
                 mg += int(PASSED_MG[r])
                 eg += int(PASSED_EG[r])
+                if r >= 3 and bk:
+                    # The square in front: the enemy king far from it, ours near.
+                    eg += (5 * int(_distance(int(to64[bk]), s + 8)) -
+                           2 * int(_distance(int(to64[wk]), s + 8))) * (r - 2)
         elif kind == 4:
             if not int(work[8 + f]):
                 mg += 10 if int(work[16 + f]) else 20
@@ -212,13 +255,25 @@ def white_score(board: ptr8, squares: ptr8, counts: ptr8, kings: ptr8, to64: ptr
             if passed:
                 mg -= int(PASSED_MG[7 - r])
                 eg -= int(PASSED_EG[7 - r])
+                if r <= 4 and wk:
+                    eg -= (5 * int(_distance(int(to64[wk]), s - 8)) -
+                           2 * int(_distance(int(to64[bk]), s - 8))) * (5 - r)
         elif kind == 4:
             if not int(work[16 + f]):
                 mg -= 10 if int(work[8 + f]) else 20
                 eg -= 5 if int(work[8 + f]) else 10
-    # King shelter: own pawns on the three squares in front of a king at home.
-    wk = int(kings[0])
-    bk = int(kings[1])
+    # King shelter: own pawns on the three squares in front of a king at home,
+    # and no open file beside it.
+    if wk:
+        f = int(to64[wk]) & 7
+        for g in range(f - 1, f + 2):
+            if g >= 0 and g <= 7 and not int(work[8 + g]):
+                mg -= 10 if int(work[16 + g]) else 20
+    if bk:
+        f = int(to64[bk]) & 7
+        for g in range(f - 1, f + 2):
+            if g >= 0 and g <= 7 and not int(work[16 + g]):
+                mg += 10 if int(work[8 + g]) else 20
     if wk and wk < 39:
         for d in range(9, 12):
             if int(board[wk + d]) == 9:
@@ -261,6 +316,18 @@ def white_score(board: ptr8, squares: ptr8, counts: ptr8, kings: ptr8, to64: ptr
         phase = 24
     # (mg * phase + eg * (24 - phase)) / 24, rounded down on both runtimes.
     return ((mg * phase + eg * (24 - phase)) * 2731) >> 16
+
+
+@micropython.viper
+def _distance(a: int, b: int) -> int:
+    """King moves between two squares (0-63)."""
+    df = (a & 7) - (b & 7)
+    if df < 0:
+        df = -df
+    dr = (a >> 3) - (b >> 3)
+    if dr < 0:
+        dr = -dr
+    return df if df > dr else dr
 
 
 def evaluate(pos):

@@ -38,9 +38,11 @@ class Game:
         self.pos.set_fen(fen)  # raises ValueError before anything changes
         self.start_fen = self.pos.fen(ep_when="pseudo")
         self.moves = array("H")
-        # Two independent 30-bit keys per position, in rings indexed by ply.
-        self.keys = zeros("i", REMEMBERED)
-        self.checks = zeros("i", REMEMBERED)
+        # Two independent 30-bit keys per position, in rings indexed by ply;
+        # a new game reuses the old one's (a small heap is kept whole).
+        if getattr(self, "keys", None) is None:
+            self.keys = zeros("i", REMEMBERED)
+            self.checks = zeros("i", REMEMBERED)
         self.ended = None  # (result, reason) after resignation or a claim
         self._remember()
 

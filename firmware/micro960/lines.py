@@ -1,19 +1,191 @@
-"""Lines from standard input, waiting for them or not.
+"""Lines from standard input, waiting for them or not, edited as a terminal types them.
 
 The UCI engine must notice `stop` in the middle of a search, so besides a
 blocking readline() there is poll(), which returns a whole line only if one
 has arrived. MicroPython polls the stream and reads one character at a time
 (a larger read blocks on the Pico); CPython reads in a background thread.
+
+Either way every character goes through a LineEditor, so a serial terminal
+(screen, minicom, picocom, Thonny, `mpremote repl`) and a chess GUI are read
+alike: CR, LF and CR LF each end one line; backspace and delete take back a
+character, Ctrl-U the whole line; arrow keys and other ANSI escape sequences
+are swallowed; other control characters are ignored.
+
+A terminal on the Pico's serial port does not echo what is typed, so with
+echo on the editor writes it back (and rubs out with backspace-space-
+backspace). Only a person at the console wants that: main.py turns it on
+from the board's ECHO setting once it knows the console is running, never
+in UCI mode, and the PC's own terminal already echoes.
 """
 import sys
 
 from .compat import IS_MICROPYTHON
 
+LIMIT = 4096  # a UCI `position ... moves ...` line of a long game fits
+CONSOLE_LIMIT = 120  # a console line: `new fen` and the longest FEN fit
+HISTORY = 8  # lines the up and down arrows recall (only when echoing)
+START = 128  # the line buffer's first size
+
+ESC = "\x1b"
+BACKSPACE = "\x08"
+DELETE = "\x7f"
+KILL_LINE = "\x15"  # Ctrl-U
+BELL = "\x07"
+RUB_OUT = "\b \b"
+
+# Where the editor stands in an escape sequence.
+_TEXT = 0
+_ESCAPE = 1  # after ESC
+_CSI = 2  # after ESC [ : parameters, then a final character @ to ~
+_SS3 = 3  # after ESC O : one final character
+
+
+class LineEditor:
+    """Turns typed characters into lines, one character at a time.
+
+        >>> editor = LineEditor()
+        >>> [editor.feed(ch) for ch in "e5\\x08\\x1b[A4\\r\\n"][-2:]
+        ['e4', None]
+
+    At most `limit` characters of a line are kept, plus one more that marks
+    it as too long (the console refuses a line longer than its limit); the
+    rest are dropped, with a bell when echoing. So the buffer never grows
+    past limit + 1 bytes, however long the input runs; it starts at
+    START bytes and grows only when a long line (a UCI game's moves) comes.
+    """
+
+    def __init__(self, echo=None, limit=LIMIT):
+        self.echo = echo  # a write(text) function, or None for no echo
+        self.limit = limit
+        self.buffer = bytearray(min(limit + 1, START))
+        self.length = 0
+        self.state = _TEXT
+        self.after_cr = False  # an LF right after a CR ends no second line
+        self.history = []
+        self.recalled = 0  # how far back the arrows have gone
+
+    def resize(self, limit):
+        """Keep lines to `limit` characters from now on (the partial line is kept)."""
+        self.limit = limit
+        self.length = min(self.length, limit + 1)
+        if len(self.buffer) > limit + 1:
+            self.buffer = self.buffer[:limit + 1]
+
+    def feed(self, ch):
+        """Take one character; return the line it finishes (without its end), else None."""
+        after_cr = self.after_cr
+        self.after_cr = False
+        code = ord(ch)
+        if self.state != _TEXT and code >= 32:
+            self._escape(ch)
+            return None
+        self.state = _TEXT  # a control character cuts any escape sequence short
+        if ch == "\r" or ch == "\n":
+            if ch == "\n" and after_cr:
+                return None
+            self.after_cr = ch == "\r"
+            return self._finish()
+        if ch == ESC:
+            self.state = _ESCAPE
+        elif ch == BACKSPACE or ch == DELETE:
+            if self.length:
+                self._rub_out(1)
+        elif ch == KILL_LINE:
+            self._rub_out(self.length)
+        elif ch == "\t":
+            self._add(32)
+        elif 32 <= code < 127:
+            self._add(code)
+        # Anything else (other control characters, non-ASCII) is ignored:
+        # moves and commands are plain ASCII.
+        return None
+
+    def finish(self):
+        """The end of input: the partial line if there is one, else None."""
+        if self.length:
+            return self._finish()
+        return None
+
+    def _finish(self):
+        line = bytes(self.buffer[:self.length]).decode()
+        self.length = 0
+        self.recalled = 0
+        if self.echo:
+            self.echo("\n")
+            if line.strip():
+                history = self.history
+                if not history or history[-1] != line:
+                    history.append(line)
+                    if len(history) > HISTORY:
+                        history.pop(0)
+        return line
+
+    def _add(self, code):
+        if self.length > self.limit:
+            if self.echo:
+                self.echo(BELL)
+            return
+        size = len(self.buffer)
+        if self.length == size:  # full: double it, up to limit + 1
+            self.buffer.extend(bytes(min(size, self.limit + 1 - size)))
+        self.buffer[self.length] = code
+        self.length += 1
+        if self.echo:
+            self.echo(chr(code))
+
+    def _rub_out(self, count):
+        self.length -= count
+        if self.echo and count:
+            self.echo(RUB_OUT * count)
+
+    def _escape(self, ch):
+        state = self.state
+        if state == _ESCAPE:
+            self.state = _CSI if ch == "[" else _SS3 if ch == "O" else _TEXT
+        elif state == _SS3 or "@" <= ch <= "~":
+            self.state = _TEXT
+            if ch == "A" or ch == "B":
+                self._recall(1 if ch == "A" else -1)
+        # else: a parameter of a CSI sequence (digits, ;): keep swallowing
+
+    def _recall(self, step):
+        """Up (step 1) and down (step -1) bring back earlier lines, when echoing."""
+        if not self.echo:
+            return
+        history = self.history
+        recalled = max(0, min(len(history), self.recalled + step))
+        if recalled == self.recalled:
+            self.echo(BELL)  # nothing further back (or forward)
+            return
+        self.recalled = recalled
+        self._rub_out(self.length)
+        line = history[-recalled] if recalled else ""
+        for ch in line[:self.limit]:
+            self._add(ord(ch))
+
 
 class StdinLines:
-    def __init__(self, stream=None):
+    """Edited lines from `stream` (standard input unless given).
+
+    echo: write typed characters back (to `out`, standard output unless
+    given); limit: the longest line kept whole (see LineEditor).
+    """
+
+    def __init__(self, stream=None, echo=False, limit=LIMIT, out=None):
         stream = stream or sys.stdin
-        self._source = _PolledLines(stream) if IS_MICROPYTHON else _ThreadedLines(stream)
+        self.out = out or _write
+        self.editor = LineEditor(self.out if echo else None, limit)
+        if IS_MICROPYTHON:
+            self._source = _PolledLines(stream, self.editor)
+        else:  # in a module of its own, which a board never loads
+            from .threadedlines import ThreadedLines
+            self._source = ThreadedLines(stream, self.editor)
+
+    def interactive(self, echo):
+        """A person types from now on (the console): echo if `echo`, and keep
+        lines console-short so the partial line stays small."""
+        self.editor.echo = self.out if echo else None
+        self.editor.resize(CONSOLE_LIMIT)
 
     def readline(self):
         """The next line (without its end), waiting for it; None at end of input."""
@@ -24,34 +196,36 @@ class StdinLines:
         return self._source.poll()
 
 
+def _write(text):
+    sys.stdout.write(text)
+    flush = getattr(sys.stdout, "flush", None)
+    if flush:
+        flush()
+
+
 class _PolledLines:
-    def __init__(self, stream):
+    def __init__(self, stream, editor):
         import select
         self.stream = stream
+        self.editor = editor
         self.poller = select.poll()
         self.poller.register(stream, select.POLLIN)
-        self.partial = ""
         self.ended = False
 
     def _read(self, timeout):
-        """Read what is ready; a finished line, or None."""
+        """Read what is ready (waiting up to `timeout` ms for the first
+        character, -1 for ever); a finished line, or None."""
         while not self.ended and self.poller.poll(timeout):
             ch = self.stream.read(1)
             if not ch:
                 self.ended = True
                 break
-            if ch in "\r\n":
-                if self.partial:
-                    line = self.partial
-                    self.partial = ""
-                    return line
-            else:
-                self.partial += ch
+            line = self.editor.feed(ch)
+            if line is not None:
+                return line
             timeout = 0
-        if self.ended and self.partial:
-            line = self.partial
-            self.partial = ""
-            return line
+        if self.ended:
+            return self.editor.finish()
         return None
 
     def poll(self):
@@ -63,31 +237,3 @@ class _PolledLines:
             if line is not None:
                 return line
         return self._read(0)
-
-
-class _ThreadedLines:
-    def __init__(self, stream):
-        import queue
-        import threading
-        self.queue = queue.Queue()
-        self.ended = False
-        threading.Thread(target=self._pump, args=(stream,), daemon=True).start()
-
-    def _pump(self, stream):
-        for line in iter(stream.readline, ""):
-            line = line.rstrip("\r\n")
-            if line:
-                self.queue.put(line)
-        self.queue.put(None)
-
-    def readline(self):
-        if self.ended:
-            return None
-        line = self.queue.get()
-        self.ended = line is None
-        return line
-
-    def poll(self):
-        if self.ended or self.queue.empty():
-            return None
-        return self.readline()

@@ -8,7 +8,7 @@
 from .movegen import legal_moves, move_buffer
 from .position import (
     CASTLE, EN_PASSANT, FILES, PAWN, PIECE_LETTERS, PROMOTE_N, TO120, castle_squares,
-    square_name,
+    parse_square, square_name,
 )
 
 PROMOTION_LETTERS = "nbrq"  # flags 4-7
@@ -171,7 +171,23 @@ def parse_uci(pos, text, moves=None):
             raise ValueError("not a UCI move: " + repr(text))
     if len(text) == 5 and text[4] not in PROMOTION_LETTERS:
         raise ValueError("not a UCI move: " + repr(text))
-    return parse_move(pos, text, moves)
+    if moves is None:
+        moves = legal_list(pos)
+    fr = parse_square(text[:2])
+    to = parse_square(text[2:4])
+    promotion = PROMOTION_LETTERS.index(text[4]) + PROMOTE_N if len(text) == 5 else 0
+    # Compared as numbers, not as text: a GUI replays the whole game's moves
+    # with every `position` command, and this makes no garbage per move.
+    for move in moves:
+        if move_from(move) == fr and move_to(move) == to:
+            flag = move >> 12
+            if (flag if flag >= PROMOTE_N else 0) == promotion:
+                return move  # castling here is the king taking its rook (e1h1)
+    for move in moves:  # castling as the king's destination (e1g1), if no king move goes there
+        if not promotion and is_castle(move) and move_from(move) == fr and \
+                king_destination(pos, move) == to:
+            return move
+    raise ValueError("illegal move: " + text)
 
 
 def side_name(side):

@@ -15,6 +15,7 @@ KILLER = const(15000)  # the second killer scores KILLER - 1
 HISTORY_MAX = const(14000)  # quiet moves score their history, below the killers
 _CASTLE = const(3)  # position.py's move flags, as constants for viper code
 _EN_PASSANT = const(2)
+_PROMOTE_N = const(4)
 _PROMOTE_Q = const(7)
 
 # Piece values (pawn .. king; the king counts only in LRS, where it can be
@@ -94,3 +95,23 @@ def reward_cut(board: ptr8, killers: ptr16, history: ptr16, move: int, depth: in
     index = ((piece - 9) << 6) | int(ptr8(TO64)[int(to120[(move >> 6) & 63])])
     value = int(history[index]) + depth * depth
     history[index] = value if value < HISTORY_MAX else HISTORY_MAX
+
+
+@micropython.viper
+def punish_quiets(board: ptr8, moves: ptr16, history: ptr16, start: int, end: int, depth: int):
+    """The quiet moves of moves[start:end] were tried before the one that
+    caused a cut: lower their history scores."""
+    to120 = ptr8(TO120)
+    to64 = ptr8(TO64)
+    penalty = depth * depth
+    for i in range(start, end):
+        move = int(moves[i])
+        flag = move >> 12
+        if flag == _CASTLE or flag == _EN_PASSANT or flag >= _PROMOTE_N:
+            continue
+        to = int(to120[(move >> 6) & 63])
+        if board[to]:
+            continue
+        index = ((int(board[int(to120[move & 63])]) - 9) << 6) | int(to64[to])
+        value = int(history[index]) - penalty
+        history[index] = value if value > 0 else 0

@@ -21,10 +21,10 @@ _SIDE = const(0)  # position.py's state fields, as constants for viper code
 _EP = const(1)
 _RIGHTS = const(2)
 
-# One frame of FRAME int32 fields per ply of the quiescence tree. Scores are
-# kept + _BIAS: viper reads a ptr32 as unsigned on a 64-bit machine.
+# One frame of FRAME 16-bit fields per ply of the quiescence tree. Scores
+# (within +-32000) are kept + _BIAS, since viper reads a ptr16 as unsigned.
 FRAME = const(8)
-_BIAS = const(65536)
+_BIAS = const(32768)
 _ALPHA = const(0)
 _BETA = const(1)
 _BEST = const(2)
@@ -40,7 +40,7 @@ _PROMOTE_N = const(4)
 
 def frames():
     """The frame array a Search keeps for quiesce()."""
-    return zeros("i", FRAME * MAX_PLY)
+    return zeros("H", FRAME * MAX_PLY)
 
 
 @micropython.viper
@@ -72,7 +72,10 @@ def quiesce(search, alpha: int, beta: int, ply: int, start: int) -> int:
     order_obj = search.order
     order = ptr16(order_obj)
     history = search.history
-    frame = ptr32(search.frames)
+    frame = ptr16(search.frames)
+    to64 = TO64  # the evaluation's tables, looked up once rather than per node
+    table = TABLE
+    work = WORK
     to120 = ptr8(TO120)
     value = ptr16(VALUES)
     lrs = int(search.lrs)
@@ -98,8 +101,9 @@ def quiesce(search, alpha: int, beta: int, ply: int, start: int) -> int:
             if stopped:
                 result = 0
             else:
-                result = int(_enter(search, board_obj, state, kings, counts, frame, level,
-                                first_ply + level, alpha, beta, start, evasions, lrs, room))
+                result = int(_enter(board_obj, squares, counts_obj, kings_obj, to64, table, work,
+                                    state, frame, level, first_ply + level, alpha, beta, start,
+                                    evasions, lrs, room))
                 if first_ply + level > seldepth:
                     seldepth = first_ply + level
                     used = int(stack_use())
@@ -200,15 +204,15 @@ def quiesce(search, alpha: int, beta: int, ply: int, start: int) -> int:
 
 
 @micropython.viper
-def _enter(search, board_obj, state: ptr32, kings: ptr8, counts: ptr8, frame: ptr32,
-           level: int, ply: int, alpha: int, beta: int, start: int, evasions: int,
+def _enter(board_obj, squares, counts_obj, kings_obj, to64, table, work, state: ptr32,
+           frame: ptr16, level: int, ply: int, alpha: int, beta: int, start: int, evasions: int,
            lrs: int, room: int) -> int:
     """Set up the frame of a new node: its score if it needs no search (a
     captured king, the ply limit, standing pat at or above beta), else
     INFINITE with the frame ready for its moves."""
     us = state[_SIDE]
     them = us ^ 24
-    king = int(kings[us >> 4])
+    king = int(ptr8(kings_obj)[us >> 4])
     if lrs and not king:
         return -MATE + ply  # our king was captured
     in_check = 0
@@ -218,8 +222,7 @@ def _enter(search, board_obj, state: ptr32, kings: ptr8, counts: ptr8, frame: pt
     if in_check and not at_limit:
         best = -INFINITE  # no standing pat in check: every evasion is searched
     else:
-        pos = search.pos
-        best = int(white_score(board_obj, pos.squares, pos.counts, pos.kings, TO64, TABLE, WORK,
+        best = int(white_score(board_obj, squares, counts_obj, kings_obj, to64, table, work,
                                state[_RIGHTS]))
         if us != 8:
             best = -best

@@ -1,20 +1,19 @@
 """The search: iterative deepening, principal-variation alpha-beta with
 aspiration windows, quiescence, a transposition table, null-move pruning,
-late-move reductions, killers and history.
+futility and late-move pruning, late-move reductions, internal iterative
+reduction, killers and history.
 
 Everything it needs per node lives in buffers made once, so searching
 allocates nothing per node.
 """
+import math
 import random
 
-from .compat import const, micropython, ptr32, ticks_diff, ticks_ms, zeros  # noqa: F401
+from .compat import const, micropython, ptr8, ptr32, ticks_diff, ticks_ms, zeros  # noqa: F401
 from .evaluate import TABLE, WORK, white_score
 from .movegen import has_legal_move, legal_moves, pseudo_moves
-from .ordering import KILLER, order_moves, pick, reward_cut
-from .position import (
-    BOTH, EN_PASSANT, HALFMOVE, KEY, KING, PAWN, PROMOTE_N, RIGHTS, SIDE, TO64, TO120,
-    WHITE, _pop, _push, attacked,
-)
+from .ordering import order_moves, pick, punish_quiets, reward_cut
+from .position import KING, PAWN, TO64, TO120, _pop, _push, attacked
 from .quiescence import frames, quiesce
 from .tt import EXACT, LOWER, UPPER, TranspositionTable
 
@@ -25,9 +24,32 @@ INFINITE = const(32000)
 # 320 bytes a ply on the 64-bit unix port, less on the Pico's 32-bit core.
 MAX_PLY = const(32)
 MATE_BOUND = const(29000)  # scores beyond this are mates
-_HALFMOVE = const(3)  # fields of Position.state, as constants for viper code
+# Position.state's fields, move flags and ordering scores, as this module's
+# own constants: MicroPython inlines them, where an imported name is looked up
+# at every use.
+_SIDE = const(0)
+_RIGHTS = const(2)
+_HALFMOVE = const(3)
 _KEY = const(4)
 _PLY = const(5)
+_WHITE = const(8)
+_BOTH = const(24)
+_EN_PASSANT = const(2)
+_PROMOTE_N = const(4)
+_KILLER = const(15000)  # ordering.KILLER
+# LINE[b - a + 80] is the step (+ 32) from square a towards square b when the
+# two share a rank, file or diagonal, else 0 (distinct multiples of 1, 9, 10
+# and 11 on the 10x12 board; a step off the edge meets the border).
+LINE = bytearray(161)
+for _step in (1, 9, 10, 11):
+    for _n in range(1, 8):
+        LINE[80 + _n * _step] = 32 + _step
+        LINE[80 - _n * _step] = 32 - _step
+# Late-move reductions by depth and move number: about 0.75 + ln(depth) *
+# ln(moves) / 2.25 plies, as LMR_TABLE[depth * 32 + moves] (both capped).
+LMR_TABLE = bytes(
+    max(0, int(0.75 + math.log(max(d, 1)) * math.log(max(m, 1)) / 2.25)) for d in range(16)
+    for m in range(32))
 
 
 class Limits:
@@ -48,16 +70,17 @@ class Limits:
 
 
 class Search:
-    def __init__(self, hash_kb=None, buffer_moves=1536):
-        self.tt = TranspositionTable(hash_kb)
+    def __init__(self, hash_kb=None, buffer_moves=1024):
         self.moves = zeros("H", buffer_moves)
         self.room = buffer_moves  # a node needs 256 free entries to generate into
         self.order = zeros("H", buffer_moves)  # ordering score of each move
         self.frames = frames()  # quiescence's per-ply state
         self.killers = zeros("H", 2 * MAX_PLY)
         self.history = zeros("H", 14 * 64)  # by (piece - 9, to-square), as Zobrist keys
-        self.root_moves = zeros("H", 256)  # at lower skill: every root move's score
-        self.root_scores = zeros("h", 256)
+        self.root_moves = self.root_scores = None  # at lower skill: every root move's score
+        # Last, so that a table sized by the free heap (hash_kb None) leaves
+        # the buffers above their room.
+        self.tt = TranspositionTable(hash_kb)
         self.root_count = 0
         self.skill = 20
         self.move_overhead = 30
@@ -87,6 +110,7 @@ class Search:
         self.stopped = False
         self.start = ticks_ms()
         self._budget(limits, pos.side)
+        self.tt.new_search()
         for i in range(2 * MAX_PLY):
             self.killers[i] = 0
         for i in range(14 * 64):
@@ -99,6 +123,10 @@ class Search:
         best = 0
         score = 0
         self.root_count = 0
+        self.root_raised = 0
+        if self.skill < 20 and self.root_moves is None:  # made when first needed
+            self.root_moves = zeros("H", 256)
+            self.root_scores = zeros("h", 256)
         for depth in range(1, max_depth + 1):
             self.seldepth = 0
             try:
@@ -110,6 +138,10 @@ class Search:
                 game.rebuild()
                 break
             if self.stopped and depth > 1:
+                # A move of the unfinished iteration that beat the window is
+                # better than the last iteration's choice: play it.
+                if self.root_raised:
+                    best = self.root_raised
                 break
             score = value
             best = self.best_root
@@ -181,10 +213,12 @@ class Search:
 
     def _root(self, depth, alpha, beta):
         self.best_root = 0
+        self.root_raised = 0
         return self._search(depth, alpha, beta, 0, 0, False)
 
     def _search(self, depth, alpha, beta, ply, start, null_ok):
         pos = self.pos
+        lrs = self.lrs
         if depth <= 0 or ply >= MAX_PLY - 1 or start + 256 > self.room:
             return quiesce(self, alpha, beta, ply, start)
         self.nodes += 1
@@ -194,16 +228,16 @@ class Search:
             return 0
         board = pos.board
         state = pos.state
-        us = state[SIDE]
-        them = us ^ BOTH
+        us = state[_SIDE]
+        them = us ^ _BOTH
         king = pos.kings[us >> 4]
         if ply:
-            if self.lrs:
+            if lrs:
                 if not king:
                     return -MATE + ply  # our king was captured
-            elif state[HALFMOVE] >= 2 and _repeated(pos, self.game):
+            elif state[_HALFMOVE] >= 2 and _repeated(pos, self.game):
                 return 0
-            elif state[HALFMOVE] >= 100:
+            elif state[_HALFMOVE] >= 100:
                 # The fifty-move rule, unless the move that reached it mated.
                 if attacked(board, king, them) and not has_legal_move(pos, self.moves, start):
                     return -MATE + ply
@@ -215,26 +249,34 @@ class Search:
                 beta = MATE - ply - 1
             if alpha >= beta:
                 return alpha
-        in_check = not self.lrs and attacked(board, king, them)
+        in_check = not lrs and attacked(board, king, them)
         if in_check:
             depth += 1
         pv_node = beta - alpha > 1
         tt = self.tt
         hash_move = 0
-        entry = tt.probe(state[KEY])
+        entry = tt.probe(state[_KEY])
         if entry >= 0:
             hash_move = tt.moves[entry]
-            if ply and not pv_node and tt.depth(entry) >= depth:
+            info = tt.info[entry]  # as tt.depth() and tt.bound() read it
+            if ply and not pv_node and (info & 63) - 1 >= depth:
                 score = _score_from_tt(tt.scores[entry], ply)
-                bound = tt.bound(entry)
+                bound = info >> 6
                 if bound == EXACT or (bound == LOWER and score >= beta) or \
                         (bound == UPPER and score <= alpha):
                     return score
+        if ply and not hash_move and depth >= 4:
+            depth -= 1  # no move known here: search it less deep (internal iterative reduction)
         futile = False  # quiet moves here cannot lift the score to alpha
+        # Late-move pruning: near the leaves, quiet moves this late in the
+        # order are skipped (with no check to answer and no PV to keep).
+        late = 999
+        if depth <= 3 and not in_check and not pv_node and ply:
+            late = 5 + 2 * depth * depth
         if not in_check and not pv_node and ply:
             static = white_score(board, pos.squares, pos.counts, pos.kings, TO64, TABLE, WORK,
-                                 state[RIGHTS])
-            if us != WHITE:
+                                 state[_RIGHTS])
+            if us != _WHITE:
                 static = -static
             futile = depth <= 2 and static + 150 * depth <= alpha and abs(alpha) < MATE_BOUND
             # Reverse futility: far above beta near the leaves, take the cut.
@@ -263,26 +305,28 @@ class Search:
         keep = pos.keep
         saved = pos.saved
         en_passant = pos.en_passant
+        to120 = TO120
         best = -INFINITE
         best_move = 0
         legal = 0
         old_alpha = alpha
         for i in range(start, end):
             move = pick(moves, order, i, end)
-            quiet = board[TO120[(move >> 6) & 63]] == 0 and move >> 12 < PROMOTE_N \
-                and move >> 12 != EN_PASSANT
-            _push(board, squares, slot, counts, kings, keep, state, saved, move, en_passant)
-            if not self.lrs and attacked(board, kings[us >> 4], them):
-                _pop(board, squares, slot, counts, kings, state, saved, move)
-                continue
+            quiet = board[to120[(move >> 6) & 63]] == 0 and move >> 12 < _PROMOTE_N \
+                and move >> 12 != _EN_PASSANT
             # A checking move is never pruned or reduced: it may start a mate.
-            # (Asked only of the quiet moves that would be.)
-            checks = False
-            if quiet and legal and not self.lrs and (futile or (ply and depth >= 3 and legal >= 3)):
-                checks = attacked(board, kings[them >> 4], us)
-            if futile and quiet and legal and not checks:
+            # (Asked only of the quiet moves that would be; pruning asks
+            # before making the move, so a pruned move costs little.)
+            if quiet and legal and (futile or legal >= late) and \
+                    (lrs or not gives_check(board, move, kings[them >> 4])):
+                continue
+            _push(board, squares, slot, counts, kings, keep, state, saved, move, en_passant)
+            if not lrs and attacked(board, kings[us >> 4], them):
                 _pop(board, squares, slot, counts, kings, state, saved, move)
                 continue
+            checks = False
+            if quiet and legal and not lrs and ply and depth >= 3 and legal >= 3:
+                checks = attacked(board, kings[them >> 4], us)
             legal += 1
             if ply == 0 and self.skill < 20:
                 score = -self._search(depth - 1, -INFINITE, INFINITE, 1, end, True)
@@ -297,8 +341,11 @@ class Search:
             else:
                 reduce = 0
                 if ply and depth >= 3 and legal > 3 and quiet and not in_check and not checks \
-                        and order[i] < KILLER - 1:
-                    reduce = 1 if legal < 10 else 2
+                        and order[i] < _KILLER - 1:
+                    reduce = LMR_TABLE[(depth if depth < 16 else 15) * 32 +
+                                       (legal if legal < 32 else 31)]
+                    if pv_node and reduce:
+                        reduce -= 1
                 score = -(quiesce(self, -alpha - 1, -alpha, ply + 1, end) if depth <= 1 + reduce
                           else self._search(depth - 1 - reduce, -alpha - 1, -alpha, ply + 1, end,
                                             True))
@@ -317,16 +364,20 @@ class Search:
                     self.best_root = move
                 if score > alpha:
                     alpha = score
+                    if ply == 0:
+                        self.root_raised = move
                     if score >= beta:
                         if quiet:
                             reward_cut(board, killers, self.history, move, depth, ply)
+                            if i > start:
+                                punish_quiets(board, moves, self.history, start, i, depth)
                         break
         if legal == 0:
-            if self.lrs or in_check:
+            if lrs or in_check:
                 return -MATE + ply
             return 0
         bound = LOWER if best >= beta else (EXACT if best > old_alpha else UPPER)
-        tt.store(state[KEY], depth, bound, _score_to_tt(best, ply), best_move)
+        tt.store(state[_KEY], depth, bound, _score_to_tt(best, ply), best_move)
         return best
 
     # ------------------------------------------------------------- ordering
@@ -380,6 +431,60 @@ class Search:
         top = max(self.root_scores[i] for i in range(count))
         good = [self.root_moves[i] for i in range(count) if self.root_scores[i] >= top - margin]
         return good[self.rng.getrandbits(8) % len(good)]
+
+
+@micropython.viper
+def gives_check(board: ptr8, move: int, king: int) -> bool:
+    """Might this quiet move check the king on `king`? Directly or by
+    discovery; castling always might. Asked before the move is made, so a
+    quiet move can be pruned without making it."""
+    to120 = ptr8(TO120)
+    line = ptr8(LINE)
+    fr = int(to120[move & 63])
+    to = int(to120[(move >> 6) & 63])
+    if move >> 12 == 3 or not king:  # castling (or no king, LRS)
+        return True
+    piece = int(board[fr])
+    kind = piece & 7
+    us = piece & 24
+    d = king - to
+    if kind == 1:
+        if (us == 8 and (d == 9 or d == 11)) or (us == 16 and (d == -9 or d == -11)):
+            return True
+    elif kind == 2:
+        if d == 8 or d == -8 or d == 12 or d == -12 or d == 19 or d == -19 or \
+                d == 21 or d == -21:
+            return True
+    elif kind != 6 and d >= -80 and d <= 80 and int(line[d + 80]):
+        step = int(line[d + 80]) - 32
+        straight = 4 if step == 1 or step == -1 or step == 10 or step == -10 else 3
+        if kind == 5 or kind == straight:
+            sq = to + step
+            while sq != king and (sq == fr or not int(board[sq])):
+                sq += step
+            if sq == king:
+                return True
+    # Discovered: the piece leaves a line from the king to one of our sliders.
+    d = fr - king
+    if d < -80 or d > 80 or not int(line[d + 80]):
+        return False
+    step = int(line[d + 80]) - 32
+    sq = king + step
+    while sq != fr:
+        if sq == to or int(board[sq]):
+            return False
+        sq += step
+    sq = fr + step
+    while sq != to and not int(board[sq]):
+        sq += step
+    if sq == to:
+        return False
+    t = int(board[sq])
+    if t & 24 != us:
+        return False
+    kind = t & 7
+    straight = 4 if step == 1 or step == -1 or step == 10 or step == -10 else 3
+    return kind == 5 or kind == straight
 
 
 def _score_to_tt(score, ply):

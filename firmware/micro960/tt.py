@@ -1,7 +1,7 @@
 """Transposition table: preallocated arrays whose total size is a setting in KB."""
 from .compat import const, micropython, ptr8, ptr16, ptr32, zeros  # noqa: F401
 
-ENTRY_BYTES = 9  # key 4, move 2, score 2, depth and bound 1
+ENTRY_BYTES = 10  # key 4, move 2, score 2, depth and bound 1, age 1
 DEFAULT_KB = 16
 
 
@@ -21,12 +21,13 @@ UPPER = const(3)  # the score is at most this (a fail-low)
 
 class TranspositionTable:
     def __init__(self, kb=None):
-        self.keys = self.moves = self.scores = self.info = None
+        self.keys = self.moves = self.scores = self.info = self.ages = None
+        self.age = 0  # of the current search; entries of older searches give way
         self.resize(kb)
 
     def resize(self, kb=None):
         """Reallocate for `kb` kilobytes (default: default_kb()); the old table goes first."""
-        self.keys = self.moves = self.scores = self.info = None
+        self.keys = self.moves = self.scores = self.info = self.ages = None
         kb = kb or default_kb()
         self.kb = kb
         self.size = max(1, kb * 1024 // ENTRY_BYTES)
@@ -34,6 +35,11 @@ class TranspositionTable:
         self.moves = zeros("H", self.size)
         self.scores = zeros("h", self.size)
         self.info = bytearray(self.size)  # depth + 1 in bits 0-5, bound in bits 6-7; 0 = empty
+        self.ages = bytearray(self.size)
+
+    def new_search(self):
+        """Entries stored before now are from an earlier search: any store may replace them."""
+        self.age = (self.age + 1) & 255
 
     def clear(self):
         info = self.info
@@ -60,10 +66,15 @@ class TranspositionTable:
         info = ptr8(self.info)
         keys = ptr32(self.keys)
         moves = ptr16(self.moves)
+        ages = ptr8(self.ages)
+        age = int(self.age)
         old = info[i]
-        # Keep a deeper entry of another position unless this one is exact.
-        if old and keys[i] != key and (old & 63) - 1 > depth and bound != EXACT:
+        # Keep a deeper entry of another position from this search, unless
+        # this one is exact.
+        if old and keys[i] != key and (old & 63) - 1 > depth and bound != EXACT and \
+                ages[i] == age:
             return
+        ages[i] = age
         if move == 0 and keys[i] == key:
             move = moves[i]  # keep the best move we knew
         keys[i] = key

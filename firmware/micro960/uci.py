@@ -7,6 +7,7 @@ import sys
 
 from . import VERSION
 from .game import Game
+from .rules import Rules
 from .notation import parse_uci, uci_text
 from .search import MATE, MATE_BOUND, Limits, Search
 from .tt import DEFAULT_KB
@@ -43,6 +44,8 @@ class Uci:
         self.limit_strength = False
         self.elo = 2200
         self.game = Game("classical")
+        self.setup = None  # the last position command's rules and FEN
+        self.moves_key = 0  # and a key of its moves (see cmd_position)
         self.pending = []  # lines that arrived during a search, handled after it
         self.running = True
         self.searching = False
@@ -140,7 +143,9 @@ class Uci:
 
     def cmd_ucinewgame(self, args):
         self.search.tt.clear()
+        self.game = self.search.game = self.search.pos = None  # the old game goes first
         self.game = Game("classical")
+        self.setup = None  # the next position is set up from scratch
 
     def cmd_position(self, args):
         if not args:
@@ -155,14 +160,42 @@ class Uci:
             fen = " ".join(args[1:])
         else:
             raise ValueError("expected startpos or fen FEN, got %r" % " ".join(args))
-        game = Game("chess960" if self.chess960 else "classical", fen or
-                    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1")
-        for i, text in enumerate(moves):
-            try:
-                game.push(parse_uci(game.pos, text, game.legal_moves()))
-            except ValueError as e:
-                raise ValueError("move %d (%s): %s; position not changed" % (i + 1, text, e))
-        self.game = game  # only a fully valid position replaces the old one
+        fen = fen or "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+        rules = "chess960" if self.chess960 else "classical"
+        setup = rules + " " + fen
+        game = self.game
+        played = len(game.moves)
+        # A GUI sends the whole game with every move. When it is the game we
+        # have, a move or two on, only those are played: no replay, and no
+        # new game object to cut up a small heap.
+        same = setup == self.setup and len(moves) >= played and \
+            _words_key(moves, played) == self.moves_key
+        kept = (game.rules.name, game.start_fen, game.moves, played)
+        try:
+            if not same:
+                game = self._fresh_game(rules, fen)
+            for i in range(played if same else 0, len(moves)):
+                try:
+                    game.push(parse_uci(game.pos, moves[i], game.legal_moves()))
+                except ValueError as e:
+                    raise ValueError("move %d (%s): %s; position not changed"
+                                     % (i + 1, moves[i], e))
+        except ValueError:
+            game = self._fresh_game(kept[0], kept[1])
+            for i in range(kept[3]):
+                game.push(kept[2][i])
+            raise
+        self.setup = setup
+        self.moves_key = _words_key(moves, len(moves))
+
+    def _fresh_game(self, rules, fen):
+        """self.game, the same object, set up anew from `fen` under `rules`."""
+        game = self.game
+        if game.rules.name != rules:
+            game.rules = Rules(rules)
+            game.rules.apply(game.pos)
+        game.new(fen)
+        return game
 
     def cmd_go(self, args):
         limits = Limits()
@@ -283,3 +316,15 @@ def main(argv=None):
     engine = Uci(StdinLines())
     engine.loop()
     return 0
+
+
+def _words_key(words, count):
+    """A 24-bit key of the text of words[:count], to see that a GUI's list of
+    moves begins with the moves of our game. (24 bits keep every step a
+    small int on a 32-bit board.)"""
+    key = count
+    for i in range(count):
+        for ch in words[i]:
+            key = (key * 31 + ord(ch)) & 0xFFFFFF
+        key = (key * 31 + 32) & 0xFFFFFF
+    return key

@@ -93,3 +93,121 @@ def test_playing_the_engine():
     c.handle("both")
     c.handle("go")  # the engine plays the side to move now
     assert len(c.game.moves) == 2
+
+
+def board_of(said):
+    """The lines of the last board shown: its top edge (in ASCII) or top rank
+    down to `... to move`."""
+    end = max(i for i, line in enumerate(said) if line.endswith(" to move"))
+    ranks = [i for i in range(end) if said[i][:1] in "12345678" and said[i][1:2] == " "]
+    start = ranks[-8]
+    assert ranks[-8:] == list(range(start, start + 8))
+    if said[start - 1].startswith("  +"):
+        start -= 1
+    return said[start:end + 1]
+
+
+def test_the_last_move_is_shown_with_the_board():
+    c, said = console("chess960", 518)
+    c.handle("board")
+    assert not any(line.startswith("Last move") for line in board_of(said))
+    c.handle("e4")
+    assert board_of(said)[-2:] == ["Last move: 1. e4", "Black to move"]
+    c.handle("e5")
+    assert board_of(said)[-2] == "Last move: 1...e5"
+    c.handle("undo")  # worked out again from the game
+    assert board_of(said)[-2] == "Last move: 1. e4"
+    c.handle("Nc6")
+    c.handle("new 518")
+    assert board_of(said)[-1] == "White to move"
+    assert not any(line.startswith("Last move") for line in board_of(said))
+
+
+def test_colour_paints_squares_and_the_last_move():
+    from micro960.console import (BLACK_PIECE, DARK_SQUARE, LAST_MOVE_SQUARE, LIGHT_SQUARE,
+                                  RESET, WHITE_PIECE)
+    c, said = console("chess960", 518)
+    c.handle("e4")
+    c.handle("color")
+    board = board_of(said)
+    assert len(board) == 11 and board[-3].split() == list("abcdefgh")
+    rank4 = board[4]
+    assert rank4.startswith("4 " + LIGHT_SQUARE + "   " + DARK_SQUARE) and rank4.endswith(RESET)
+    # e2 and e4, the last move's squares, are highlighted; the e4 pawn is white.
+    assert LAST_MOVE_SQUARE + WHITE_PIECE + " P " in rank4
+    assert rank4.count(LAST_MOVE_SQUARE) == 1 and board[6].count(LAST_MOVE_SQUARE) == 1
+    assert board[0].startswith("8 " + LIGHT_SQUARE + BLACK_PIECE + " r ")
+    c.handle("unicode")
+    assert WHITE_PIECE + " \u2659 " in board_of(said)[4]
+    c.handle("colour off")
+    assert "\x1b" not in "".join(board_of(said))
+    for bad in ("color purple", "colour on off"):
+        del said[:]
+        c.handle(bad)
+        assert len(said) == 1 and said[0].startswith("error: ") and not c.color
+
+
+def test_castling_highlights_the_kings_squares():
+    from micro960.console import last_squares
+    c, said = console("chess960", 518)
+    for line in ("e4", "e5", "Nf3", "Nc6", "Bc4", "Bc5", "O-O"):
+        c.handle(line)
+    assert last_squares(c.game) == (4, 6)  # e1 and g1, not the rook's h1
+    c, said = console()  # the king on g1 castles a-side with the b1 rook: to c1
+    c.handle("new fen 1r4kr/pppppppp/8/8/8/8/PPPPPPPP/1R4KR w KQkq - 0 1")
+    c.handle("O-O-O")
+    assert said[-1] == "Black to move" and "1. O-O-O" in said
+    assert last_squares(c.game) == (6, 2)
+
+
+def test_the_game_ends_with_a_summary_and_its_pgn():
+    c, said = console("chess960", 518)
+    for line in ("f3", "e5", "g4", "Qh4#"):
+        c.handle(line)
+    end = said.index("Game over: 0-1 (checkmate)")
+    summary = "\n".join(said[end:])
+    assert '[Result "0-1"]' in summary and '[Variant "Chess960"]' in summary
+    assert "1. f3 e5 2. g4 Qh4# 0-1" in summary
+    assert said[-1] == "Type new for another game."
+    c.handle("new 518")
+    c.handle("resign")
+    assert said[-1] == "Type new for another game."
+    assert "Game over: 0-1 (White resigns)" in said and "0-1" in said[-3]
+
+
+def test_the_thinking_line_has_depth_score_nodes_time_and_line():
+    c, said = console("chess960", 518)
+    c.handle("go")
+    thinking = [text.split() for text in said if text.startswith("  depth ")]
+    assert [words[1] for words in thinking][:2] == ["1", "2"]
+    for words in thinking:
+        assert words[0] == "depth" and words[2][0] in "+-" and words[4] == "nodes"
+        assert words[6] == "s" and "." in words[5] and len(words) > 7
+    played = [text for text in said if text.startswith("micro960 plays 1. ")]
+    assert played == ["micro960 plays 1. " + thinking[-1][7]]  # the best line's first move
+
+
+def help_examples():
+    from micro960.console import HELP
+    examples = []
+    for line in HELP.split("\n"):
+        if line.startswith("  ") and line[2] != " ":
+            examples.append(line[2:].split("  ")[0].strip())
+    return examples
+
+
+def test_help_gives_an_example_of_every_command_and_each_example_works():
+    from micro960.console import COMMANDS
+    examples = help_examples()
+    named = set(example.split()[0] for example in examples)
+    assert named == set(COMMANDS) - {"exit"}, named ^ set(COMMANDS)
+    # Each example works on a fresh two-player game, but for the two that need
+    # a game behind them.
+    for example in examples:
+        c, said = console("chess960", 518)
+        c.handle(example)
+        errors = [line for line in said if line.startswith("error:")]
+        if example in ("undo", "draw"):
+            assert len(errors) == 1, example
+        else:
+            assert not errors and said or example == "quit", (example, said)

@@ -1,0 +1,183 @@
+"""A game on a sensor board: moves read from the sensors, the engine's replies
+shown with LEDs.
+
+The device loop and the simulator (`micro960 eboard-sim`) both drive this
+object. Everything it says goes through out(), one line each:
+
+    move SAN          a move was played on the board (yours, or the engine's
+                      once you have carried it out)
+    takeback SAN      a move was taken back by moving the pieces back
+    error TEXT        the board shows something no legal move explains
+    leds KIND SQUARES what the LEDs show now (KIND: off, move, error, setup)
+    result R REASON   the game is over
+
+    >>> g = EBoardGame(number=518, engine=False, out=print)
+    >>> g.lift(12); g.place(28)
+    move e4
+
+`leds` is (kind, mask): kind "off", "move" (the engine's move to carry out:
+from and to, king and rook squares for castling, the taken pawn for en
+passant), "error" (squares that differ from the position) or "setup"
+(squares still wrong while setting up); mask has bit i for square i, a1 = 0.
+"""
+from .compat import ticks_diff, ticks_ms
+from .eboard import ERROR, PENDING, EBoard, move_squares, squares_text
+from .game import Game, UNDECIDED
+from .notation import san
+from .position import BLACK, WHITE
+
+
+class EBoardGame:
+    """One game at the sensor board.
+
+    engine: True (the engine plays Black), "white", "black", or False for
+    two people at the board. think_ms or depth limit the engine's search.
+    settle_ms: a move that might still become castling (king f1-g1 with the
+    rook on h1) counts as made once the board has been still this long;
+    None leaves that to settle(). occupied: the board as it stands if it
+    may not show the start position yet (the set-up check), else None.
+    """
+
+    def __init__(self, rules="chess960", number=None, engine=True, level=20, hash_kb=None,
+                 out=print, think_ms=5000, depth=0, fen=None, occupied=None, settle_ms=1500):
+        self.out = out
+        self.game = Game(rules, fen, number)
+        if engine == "white":
+            self.engine_side = WHITE
+        elif engine:
+            self.engine_side = BLACK
+        else:
+            self.engine_side = None
+        self.search = None
+        if self.engine_side:
+            from .search import Search
+            self.search = Search(hash_kb)
+            self.search.skill = level
+        self.think_ms = think_ms
+        self.depth = depth
+        self.settle_ms = settle_ms
+        self.expected = 0  # the engine's move, shown, until the board shows it made
+        self.leds = ("off", 0)
+        self.last_event = ticks_ms()
+        self.announced = False
+        board = self.board = EBoard(self.game, occupied)
+        board.on_move = self._moved
+        board.on_undo = self._taken_back
+        board.on_error = self._error
+        board.accept = self._acceptable
+        board.can_take_back = self._may_take_back
+        self._show()
+
+    # ------------------------------------------------------------ events
+
+    def lift(self, sq):
+        self.last_event = ticks_ms()
+        self.board.lift(sq)
+        self._show()
+
+    def place(self, sq):
+        self.last_event = ticks_ms()
+        self.board.place(sq)
+        self._show()
+
+    def snapshot(self, mask):
+        self.last_event = ticks_ms()
+        self.board.snapshot(mask)
+        self._show()
+
+    def promote(self, piece):
+        """'q', 'r', 'b' or 'n': the piece the next promotion makes."""
+        self.board.promote(piece)
+
+    def settle(self):
+        """The board has been still: a move that might have become castling is made."""
+        self.board.settle()
+        self._show()
+
+    @property
+    def physical(self):
+        """The occupancy the sensors last reported."""
+        return self.board.physical
+
+    # ------------------------------------------------------------ engine
+
+    def engine_to_move(self):
+        game = self.game
+        return (self.engine_side is not None and game.pos.side == self.engine_side
+                and game.result() == UNDECIDED)
+
+    def think(self):
+        """If the engine is to move: search and light its move (once).
+
+        A move still pending (it might become castling) is first made if the
+        board has been still for settle_ms. Returns the engine's move or 0.
+        """
+        board = self.board
+        if (board.status == PENDING and self.settle_ms is not None
+                and ticks_diff(ticks_ms(), self.last_event) >= self.settle_ms):
+            self.settle()
+        if board.setup or board.status == PENDING or self.expected or not self.engine_to_move():
+            return 0
+        from .search import Limits
+        limits = Limits(depth=self.depth) if self.depth else Limits(movetime=self.think_ms)
+        move, _ = self.search.think(self.game, limits)
+        if move:
+            self.expected = self.board.wanted = move
+            self._show()
+        return move
+
+    # ------------------------------------------------------------ hooks
+
+    def _acceptable(self, move):
+        if not self.engine_to_move():
+            return None
+        if not self.expected:
+            return "it is micro960's move: wait for its lights and put the pieces back"
+        if move != self.expected:
+            pos = self.game.pos
+            return "the board shows %s, but micro960 plays %s" % (
+                san(pos, move), san(pos, self.expected))
+        return None
+
+    def _may_take_back(self):
+        if self.engine_side is None:
+            return True
+        # Only your own move, while the engine's reply is not yet on the board.
+        return self.engine_to_move()
+
+    def _moved(self, move, text):
+        self.expected = self.board.wanted = 0
+        self.out("move " + text)
+        self.announced = False
+        self._announce()
+
+    def _taken_back(self, move):
+        self.expected = self.board.wanted = 0
+        self.announced = False
+        self.out("takeback " + san(self.game.pos, move))
+
+    def _error(self, text):
+        self.out("error " + text)
+
+    def _announce(self):
+        game = self.game
+        if game.result() != UNDECIDED and not self.announced:
+            self.announced = True
+            self.out("result %s %s" % (game.result(), game.reason()))
+
+    # ------------------------------------------------------------ LEDs
+
+    def _show(self):
+        board = self.board
+        if board.setup:
+            leds = ("setup", board.wrong)
+        elif board.status == ERROR:
+            leds = ("error", board.wrong)
+        elif self.expected:
+            leds = ("move", move_squares(self.game.pos, self.expected))
+        else:
+            leds = ("off", 0)
+        if leds != self.leds:
+            self.leds = leds
+            self.out("leds %s %s" % (leds[0], squares_text(leds[1])) if leds[1]
+                     else "leds " + leds[0])

@@ -1,0 +1,138 @@
+"""The event-script corpus (tests/eboard/*.txt) through `micro960 eboard-sim`.
+
+Each script is a list of sensor events with a `# sim: ARGS` line (the
+simulator's options), `# expect moves: SAN ...` (the moves the board must
+recognise, in order; `-SAN` is a takeback), optionally `# expect errors: N`
+(how many `error` lines), `# expect output: LINE` (lines that must appear,
+in this order, among others), and `# expect fen X-FEN` (the final position).
+python-chess checks each script's own expectations (the moves are legal and
+lead to that FEN) before the simulator is held to them.
+"""
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+import chess
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+CORPUS = sorted((REPO / "tests" / "eboard").glob("*.txt"))
+# These run on the MicroPython unix port too (192K heap, as the console).
+ON_MICROPYTHON = ("castle-h-swap-sp3", "castle-a-king-step-sp709", "en-passant",
+                  "promotion", "takeback", "engine-replies")
+
+
+def read_script(path):
+    spec = {"args": [], "moves": None, "errors": None, "fen": None, "output": []}
+    for line in path.read_text().splitlines():
+        if line.startswith("# sim:"):
+            spec["args"] = shlex.split(line[len("# sim:"):])
+        elif line.startswith("# expect moves:"):
+            spec["moves"] = line[len("# expect moves:"):].split()
+        elif line.startswith("# expect output: "):
+            spec["output"].append(line[len("# expect output: "):])
+        elif line.startswith("# expect errors:"):
+            spec["errors"] = int(line[len("# expect errors:"):])
+        elif line.startswith("# expect fen "):
+            spec["fen"] = line[len("# expect fen "):].strip()
+    assert spec["fen"] and spec["moves"] is not None, "%s lacks its expectations" % path.name
+    return spec
+
+
+def start_board(args):
+    if "--fen" in args:
+        return chess.Board(args[args.index("--fen") + 1], chess960=True)
+    return chess.Board.from_chess960_pos(int(args[args.index("--sp") + 1]))
+
+
+def run_sim(path, args, runtime="cpython"):
+    command = [sys.executable, "-m", "host_tools", "eboard-sim", str(path)] + args + [
+        "--runtime", runtime]
+    result = subprocess.run(command, cwd=REPO, capture_output=True, text=True, timeout=600,
+                            stdin=subprocess.DEVNULL)
+    assert result.returncode == 0, result.stdout + result.stderr
+    return result.stdout.splitlines()
+
+
+def recognised(lines):
+    """The moves (and -takebacks) the simulator reported."""
+    moves = []
+    for line in lines:
+        if line.startswith("move "):
+            moves.append(line[5:])
+        elif line.startswith("takeback "):
+            moves.append("-" + line[9:])
+    return moves
+
+
+@pytest.mark.parametrize("path", CORPUS, ids=[p.stem for p in CORPUS])
+def test_script_expectations_agree_with_python_chess(path):
+    spec = read_script(path)
+    board = start_board(spec["args"])
+    for san in spec["moves"]:
+        if san.startswith("-"):
+            undone = board.pop()
+            assert board.san(undone) == san[1:], path.name
+        else:
+            board.push_san(san)
+    assert board.fen() == spec["fen"], path.name
+
+
+def check_run(path, runtime):
+    spec = read_script(path)
+    lines = run_sim(path, spec["args"], runtime)
+    assert lines[-1] == "fen " + spec["fen"], "\n".join(lines)
+    assert recognised(lines) == spec["moves"], "\n".join(lines)
+    if spec["errors"] is not None:
+        errors = [line for line in lines if line.startswith("error")]
+        assert len(errors) == spec["errors"], "\n".join(lines)
+    rest = iter(lines)
+    for wanted in spec["output"]:
+        assert any(line == wanted for line in rest), (wanted, "\n".join(lines))
+
+
+@pytest.mark.parametrize("path", CORPUS, ids=[p.stem for p in CORPUS])
+def test_corpus_on_cpython(path):
+    check_run(path, "cpython")
+
+
+@pytest.mark.parametrize("path", [p for p in CORPUS if p.stem.startswith(ON_MICROPYTHON)],
+                         ids=lambda p: p.stem)
+def test_corpus_on_micropython(path):
+    check_run(path, "micropython")
+
+
+def test_corpus_covers_every_gesture():
+    names = " ".join(p.stem for p in CORPUS)
+    for gesture in ("castle-h-recommended", "castle-a-recommended", "both-up", "king-then-rook",
+                    "rook-then-king", "king-step", "king-on-rook-dest", "rook-on-king-dest",
+                    "swap", "king-still", "rook-still", "king-part-way", "king-onto-rook",
+                    "en-passant", "promotion", "capture", "hover", "knock", "bounce",
+                    "takeback", "snapshot", "setup", "impossible", "engine"):
+        assert gesture in names, gesture
+
+
+def test_interactive_mode_draws_the_board_as_the_sensors_see_it():
+    result = subprocess.run(
+        [sys.executable, "-m", "host_tools", "eboard-sim", "--sp", "518", "--interactive"],
+        cwd=REPO, input="lift e2\nNf3\nfen\n", capture_output=True, text=True, timeout=300)
+    out = result.stdout
+    assert result.returncode == 0, out + result.stderr
+    assert "2  P  P  P  P  -  P  P  P" in out  # e2 up: a piece in the hand
+    assert "move Nf3" not in out  # the pawn is still up, so Nf3 cannot be made
+    assert out.rstrip().endswith("fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1")
+
+
+def test_bad_lines_and_options_are_reported():
+    result = subprocess.run(
+        [sys.executable, "-m", "host_tools", "eboard-sim", "--sp", "518"], cwd=REPO,
+        input="lift e9\njump e2\nNf6\npromote k\nsnapshot 8/8\nlift e2\nplace e4\n",
+        capture_output=True, text=True, timeout=300)
+    lines = result.stdout.splitlines()
+    assert result.returncode == 0
+    assert [line.split()[0] for line in lines] == ["error"] * 5 + ["move", "fen"], lines
+    bad = subprocess.run(
+        [sys.executable, "-m", "host_tools", "eboard-sim", "--engine", "maybe"], cwd=REPO,
+        capture_output=True, text=True, timeout=300, stdin=subprocess.DEVNULL)
+    assert bad.returncode == 2 and "--engine is on or off" in bad.stderr
