@@ -293,3 +293,56 @@ def has_legal_move(pos, buf=None, start=0):
         buf = move_buffer(MAX_MOVES)
     return legal_moves(pos, buf, start) > start
 
+
+@micropython.viper
+def gives_check(board: ptr8, move: int, king: int) -> bool:
+    """Might this quiet move check the king on `king`? Directly or by
+    discovery; castling always might. Asked before the move is made, so a
+    quiet move can be pruned without making it."""
+    to120 = ptr8(TO120)
+    line = ptr8(LINE)  # the pin lines' table: LINE[b - a + 77] = step from a to b, + 12
+    fr = int(to120[move & 63])
+    to = int(to120[(move >> 6) & 63])
+    if move >> 12 == 3 or not king:  # castling (or no king, LRS)
+        return True
+    piece = int(board[fr])
+    kind = piece & 7
+    us = piece & 24
+    d = king - to
+    if kind == 1:
+        if (us == 8 and (d == 9 or d == 11)) or (us == 16 and (d == -9 or d == -11)):
+            return True
+    elif kind == 2:
+        if d == 8 or d == -8 or d == 12 or d == -12 or d == 19 or d == -19 or \
+                d == 21 or d == -21:
+            return True
+    elif kind != 6 and int(line[d + 77]):
+        step = int(line[d + 77]) - 12
+        straight = 4 if step == 1 or step == -1 or step == 10 or step == -10 else 3
+        if kind == 5 or kind == straight:
+            sq = to + step
+            while sq != king and (sq == fr or not int(board[sq])):
+                sq += step
+            if sq == king:
+                return True
+    # Discovered: the piece leaves a line from the king to one of our sliders.
+    d = fr - king
+    if not int(line[d + 77]):
+        return False
+    step = int(line[d + 77]) - 12
+    sq = king + step
+    while sq != fr:
+        if sq == to or int(board[sq]):
+            return False
+        sq += step
+    sq = fr + step
+    while sq != to and not int(board[sq]):
+        sq += step
+    if sq == to:
+        return False
+    t = int(board[sq])
+    if t & 24 != us:
+        return False
+    kind = t & 7
+    straight = 4 if step == 1 or step == -1 or step == 10 or step == -10 else 3
+    return kind == 5 or kind == straight

@@ -9,9 +9,9 @@ allocates nothing per node.
 import math
 import random
 
-from .compat import const, micropython, ptr8, ptr32, ticks_diff, ticks_ms, zeros  # noqa: F401
+from .compat import const, micropython, ptr32, ticks_diff, ticks_ms, zeros  # noqa: F401
 from .evaluate import TABLE, WORK, white_score
-from .movegen import has_legal_move, legal_moves, pseudo_moves
+from .movegen import gives_check, has_legal_move, legal_moves, pseudo_moves
 from .ordering import order_moves, pick, punish_quiets, reward_cut
 from .position import KING, PAWN, TO64, TO120, _pop, _push, attacked
 from .quiescence import frames, quiesce
@@ -37,14 +37,6 @@ _BOTH = const(24)
 _EN_PASSANT = const(2)
 _PROMOTE_N = const(4)
 _KILLER = const(15000)  # ordering.KILLER
-# LINE[b - a + 80] is the step (+ 32) from square a towards square b when the
-# two share a rank, file or diagonal, else 0 (distinct multiples of 1, 9, 10
-# and 11 on the 10x12 board; a step off the edge meets the border).
-LINE = bytearray(161)
-for _step in (1, 9, 10, 11):
-    for _n in range(1, 8):
-        LINE[80 + _n * _step] = 32 + _step
-        LINE[80 - _n * _step] = 32 - _step
 # Late-move reductions by depth and move number: about 0.75 + ln(depth) *
 # ln(moves) / 2.25 plies, as LMR_TABLE[depth * 32 + moves] (both capped).
 LMR_TABLE = bytes(
@@ -315,18 +307,18 @@ class Search:
             quiet = board[to120[(move >> 6) & 63]] == 0 and move >> 12 < _PROMOTE_N \
                 and move >> 12 != _EN_PASSANT
             # A checking move is never pruned or reduced: it may start a mate.
-            # (Asked only of the quiet moves that would be; pruning asks
-            # before making the move, so a pruned move costs little.)
-            if quiet and legal and (futile or legal >= late) and \
-                    (lrs or not gives_check(board, move, kings[them >> 4])):
+            # (Asked only of the quiet moves that would be, and before making
+            # the move, so a pruned move costs little.)
+            checks = False
+            if quiet and legal and not lrs and \
+                    (futile or legal >= late or (ply and depth >= 3 and legal >= 3)):
+                checks = gives_check(board, move, kings[them >> 4])
+            if quiet and legal and (futile or legal >= late) and not checks:
                 continue
             _push(board, squares, slot, counts, kings, keep, state, saved, move, en_passant)
             if not lrs and attacked(board, kings[us >> 4], them):
                 _pop(board, squares, slot, counts, kings, state, saved, move)
                 continue
-            checks = False
-            if quiet and legal and not lrs and ply and depth >= 3 and legal >= 3:
-                checks = attacked(board, kings[them >> 4], us)
             legal += 1
             if ply == 0 and self.skill < 20:
                 score = -self._search(depth - 1, -INFINITE, INFINITE, 1, end, True)
@@ -431,60 +423,6 @@ class Search:
         top = max(self.root_scores[i] for i in range(count))
         good = [self.root_moves[i] for i in range(count) if self.root_scores[i] >= top - margin]
         return good[self.rng.getrandbits(8) % len(good)]
-
-
-@micropython.viper
-def gives_check(board: ptr8, move: int, king: int) -> bool:
-    """Might this quiet move check the king on `king`? Directly or by
-    discovery; castling always might. Asked before the move is made, so a
-    quiet move can be pruned without making it."""
-    to120 = ptr8(TO120)
-    line = ptr8(LINE)
-    fr = int(to120[move & 63])
-    to = int(to120[(move >> 6) & 63])
-    if move >> 12 == 3 or not king:  # castling (or no king, LRS)
-        return True
-    piece = int(board[fr])
-    kind = piece & 7
-    us = piece & 24
-    d = king - to
-    if kind == 1:
-        if (us == 8 and (d == 9 or d == 11)) or (us == 16 and (d == -9 or d == -11)):
-            return True
-    elif kind == 2:
-        if d == 8 or d == -8 or d == 12 or d == -12 or d == 19 or d == -19 or \
-                d == 21 or d == -21:
-            return True
-    elif kind != 6 and d >= -80 and d <= 80 and int(line[d + 80]):
-        step = int(line[d + 80]) - 32
-        straight = 4 if step == 1 or step == -1 or step == 10 or step == -10 else 3
-        if kind == 5 or kind == straight:
-            sq = to + step
-            while sq != king and (sq == fr or not int(board[sq])):
-                sq += step
-            if sq == king:
-                return True
-    # Discovered: the piece leaves a line from the king to one of our sliders.
-    d = fr - king
-    if d < -80 or d > 80 or not int(line[d + 80]):
-        return False
-    step = int(line[d + 80]) - 32
-    sq = king + step
-    while sq != fr:
-        if sq == to or int(board[sq]):
-            return False
-        sq += step
-    sq = fr + step
-    while sq != to and not int(board[sq]):
-        sq += step
-    if sq == to:
-        return False
-    t = int(board[sq])
-    if t & 24 != us:
-        return False
-    kind = t & 7
-    straight = 4 if step == 1 or step == -1 or step == 10 or step == -10 else 3
-    return kind == 5 or kind == straight
 
 
 def _score_to_tt(score, ply):

@@ -61,3 +61,44 @@ def test_perft_undoes_every_move():
     movegen.perft(pos, 2, movegen.move_buffer(movegen.MAX_MOVES * 2))
     assert pos.fen(shredder=True) == before
     assert pos.key == key
+
+
+def test_gives_check_agrees_with_making_the_move():
+    """The search prunes quiet moves that give no check before making them:
+    gives_check() must see every check (direct or discovered) that making
+    the move and testing the king finds; only castling may be over-reported."""
+    pos = Position()
+    buf = movegen.move_buffer()
+    compared = 0
+    discovered = (  # a knight, a pawn, a king in front of a rook or bishop
+        "4k3/8/8/8/8/8/4N3/4R1K1 w - - 0 1", "7k/8/8/8/3N4/8/1B6/6K1 w - - 0 1",
+        "3k4/8/8/8/8/3P4/8/3R2K1 w - - 0 1", "k7/8/8/8/8/8/K7/R7 w - - 0 1")
+    for fen in discovered + tuple(row[STD_FEN] for row in tsv_rows("perft_std.tsv")):
+        pos.set_fen(fen)
+        compared += _compare_checks(pos)
+        for i in range(movegen.legal_moves(pos, buf, 0)):
+            pos.push(buf[i])  # and one ply on, for more varied positions
+            compared += _compare_checks(pos)
+            pos.pop(buf[i])
+    assert compared > 1000
+
+
+def _compare_checks(pos):
+    """Compare gives_check() with the truth for pos's quiet moves; how many."""
+    from micro960.position import CASTLE, EN_PASSANT, PROMOTE_N, TO120, attacked
+    moves = movegen.move_buffer()
+    compared = 0
+    for j in range(movegen.legal_moves(pos, moves, 0)):
+        move = moves[j]
+        flag = move >> 12
+        if pos.board[TO120[(move >> 6) & 63]] or flag == EN_PASSANT or flag >= PROMOTE_N:
+            continue  # the search asks only of quiet moves
+        us = pos.side
+        king = pos.kings[(us ^ 24) >> 4]
+        said = movegen.gives_check(pos.board, move, king)
+        pos.push(move)
+        checks = attacked(pos.board, king, us)
+        pos.pop(move)
+        assert said == checks or (said and flag == CASTLE), (pos.fen(), move)
+        compared += 1
+    return compared
