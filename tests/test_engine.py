@@ -63,11 +63,7 @@ MATES = [
     ("chess960", "4r3/8/p1k2p2/P1P1b2p/5R2/6pK/3p2P1/8 b - - 1 50", 3, {"Bxf4"}),
     ("classical", "r5rk/5p1p/5R2/4B3/8/8/7P/7K w - - 0 1", 3, {"Ra6+"}),
     # The king on g1 stays and the rook goes h1-f1: 1.O-O Ke7 2.Qd6+ Ke8 3.Rf8#.
-    pytest.param(
-        "chess960", "8/7p/4k3/1N6/6p1/3Q4/8/6KR w K - 0 1", 3, {"O-O"},
-        marks=pytest.mark.xfail(strict=True, reason=(
-            "engine limitation: the quiet 1.O-O is futility-pruned below the root, so "
-            "`go mate 3` plays 1.Qe4+ (mate in 4); 1.O-O is found at depth 8"))),
+    ("chess960", "8/7p/4k3/1N6/6p1/3Q4/8/6KR w K - 0 1", 3, {"O-O"}),
     ("classical", "r1b1kb1r/pppp1ppp/5q2/4n3/3KP3/2N3PN/PPP4P/R1BQ1B1R b kq - 0 1", 3,
      {"Bc5+"}),
 ]

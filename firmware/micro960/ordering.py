@@ -2,12 +2,15 @@
 
 The hash move first, then captures by most valuable victim and least valuable
 attacker, queen promotions, the two killer moves of the ply, and the quiet
-moves by their history score. Both functions are viper loops over the move
+moves by their history score; in the main search, a capture that loses
+material by static exchange (see.py) goes among the quiet moves of little
+history. Both functions are viper loops over the move
 buffer: order_moves scores every move once, pick() takes the best remaining
 one when the search needs it, so a node cut off early sorts little.
 """
-from .compat import const, micropython, ptr8, ptr16, zeros  # noqa: F401
+from .compat import const, micropython, ptr8, ptr16  # noqa: F401
 from .position import TO64, TO120
+from .see import VALUES, see_ge
 
 HASH_MOVE = const(30000)
 CAPTURE = const(20000)
@@ -18,20 +21,15 @@ _EN_PASSANT = const(2)
 _PROMOTE_N = const(4)
 _PROMOTE_Q = const(7)
 
-# Piece values (pawn .. king; the king counts only in LRS, where it can be
-# captured), for capture order and for pruning in quiescence.
-VALUES = zeros("H", 8)
-for _kind, _value in enumerate((0, 100, 320, 330, 500, 950, 4000)):
-    VALUES[_kind] = _value
-
-
-
 
 @micropython.viper
-def order_moves(board: ptr8, moves: ptr16, order: ptr16, start: int, end: int,
-                hash_move: int, killer1: int, killer2: int, history: ptr16):
+def order_moves(board_obj, moves: ptr16, order: ptr16, start: int, end: int,
+                hash_move: int, killer1: int, killer2: int, history: ptr16, guarded: int):
     """Give each move an ordering score: hash move, captures by most valuable
-    victim and then least valuable attacker, promotions, killers, history."""
+    victim and then least valuable attacker, promotions, killers, history.
+    With `guarded`, a capture that loses material by static exchange goes
+    after the killers and good quiet moves."""
+    board = ptr8(board_obj)
     to120 = ptr8(TO120)
     to64 = ptr8(TO64)
     value = ptr16(VALUES)
@@ -49,9 +47,13 @@ def order_moves(board: ptr8, moves: ptr16, order: ptr16, start: int, end: int,
         elif flag == _EN_PASSANT:
             victim = 1
         if victim:
-            score = CAPTURE + int(value[victim]) - (int(board[fr]) & 7)
+            piece = int(board[fr])
+            score = CAPTURE + int(value[victim]) - (piece & 7)
             if flag == _PROMOTE_Q:
                 score += 900
+            elif guarded and int(value[piece & 7]) > int(value[victim]) and \
+                    not see_ge(board_obj, move, 0):
+                score = int(value[victim]) >> 3
             order[i] = score
         elif flag == _PROMOTE_Q:
             order[i] = CAPTURE + 800

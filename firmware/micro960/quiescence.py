@@ -11,8 +11,9 @@ and no stack. On CPython the same source runs as plain Python (compat.viper).
 from .compat import const, micropython, ptr8, ptr16, ptr32, stack_use, zeros  # noqa: F401
 from .evaluate import TABLE, WORK, white_score
 from .movegen import _generate
-from .ordering import VALUES, order_moves
+from .ordering import order_moves
 from .position import TO64, TO120, _pop, _push, attacked
+from .see import VALUES, see_ge
 
 MATE = const(30000)
 INFINITE = const(32000)
@@ -116,7 +117,7 @@ def quiesce(search, alpha: int, beta: int, ply: int, start: int) -> int:
                     end = int(_generate(board_obj, squares, first, first + counts[us >> 4],
                                         moves_obj, start,
                                         us | frame[f + _IN_CHECK] | queen_only, state[_EP]))
-                    order_moves(board_obj, moves_obj, order_obj, start, end, 0, 0, 0, history)
+                    order_moves(board_obj, moves_obj, order_obj, start, end, 0, 0, 0, history, 0)
                     frame[f + _NEXT] = start
                     frame[f + _END] = end
         else:
@@ -168,10 +169,10 @@ def quiesce(search, alpha: int, beta: int, ply: int, start: int) -> int:
                     if best + victim + 200 < frame[f + _ALPHA] - _BIAS:
                         move = 0
                         continue  # delta pruning: even winning it cannot reach alpha
-                    if int(value[board[int(to120[move & 63])] & 7]) > victim + 50 and \
-                            attacked(board_obj, to, them):
+                    if int(value[board[int(to120[move & 63])] & 7]) > victim and \
+                            not see_ge(board_obj, move, 0):
                         move = 0
-                        continue  # a bigger piece takes a guarded one: likely a bad capture
+                        continue  # the exchange on that square loses material
                 _push(board_obj, squares, slot, counts_obj, kings_obj, keep, state_obj, saved,
                       move, en_passant)
                 if not lrs and attacked(board_obj, kings[us >> 4], them):

@@ -15,6 +15,7 @@ from .movegen import gives_check, has_legal_move, legal_moves, pseudo_moves
 from .ordering import order_moves, pick, punish_quiets, reward_cut
 from .position import KING, PAWN, TO64, TO120, _pop, _push, attacked
 from .quiescence import frames, quiesce
+from .see import see_ge
 from .tt import EXACT, LOWER, UPPER, TranspositionTable
 
 MATE = const(30000)
@@ -264,7 +265,7 @@ class Search:
         # order are skipped (with no check to answer and no PV to keep).
         late = 999
         if depth <= 3 and not in_check and not pv_node and ply:
-            late = 5 + 2 * depth * depth
+            late = 3 + depth * depth
         if not in_check and not pv_node and ply:
             static = white_score(board, pos.squares, pos.counts, pos.kings, TO64, TABLE, WORK,
                                  state[_RIGHTS])
@@ -272,12 +273,13 @@ class Search:
                 static = -static
             futile = depth <= 2 and static + 150 * depth <= alpha and abs(alpha) < MATE_BOUND
             # Reverse futility: far above beta near the leaves, take the cut.
-            if depth <= 3 and static - 120 * depth >= beta and abs(beta) < MATE_BOUND:
-                return static - 120 * depth
+            if depth <= 5 and static - 100 * depth >= beta and abs(beta) < MATE_BOUND:
+                return static - 100 * depth
             # Null move: if passing still beats beta, a real move will too.
-            if null_ok and depth >= 3 and static >= beta and self._has_pieces(us):
+            if null_ok and depth >= 2 and static >= beta and self._has_pieces(us):
                 pos.push_null()
-                score = -self._search(depth - 3 - depth // 6, -beta, -beta + 1, ply + 1,
+                r = 3 + depth // 4 + min(3, (static - beta) // 200)
+                score = -self._search(depth - r, -beta, -beta + 1, ply + 1,
                                       start, False)
                 pos.pop_null()
                 if self.stopped:
@@ -289,7 +291,7 @@ class Search:
         end = pseudo_moves(pos, moves, start)
         killers = self.killers
         order_moves(board, moves, order, start, end, hash_move, killers[2 * ply],
-                     killers[2 * ply + 1], self.history)
+                     killers[2 * ply + 1], self.history, 1)
         squares = pos.squares
         slot = pos.slot
         counts = pos.counts
@@ -310,11 +312,15 @@ class Search:
             # (Asked only of the quiet moves that would be, and before making
             # the move, so a pruned move costs little.)
             checks = False
-            if quiet and legal and not lrs and \
-                    (futile or legal >= late or (ply and depth >= 3 and legal >= 3)):
-                checks = gives_check(board, move, kings[them >> 4])
-            if quiet and legal and (futile or legal >= late) and not checks:
-                continue
+            if quiet and legal and ply and not in_check:
+                # Near the leaves, a quiet move that leaves its piece to be
+                # taken for nothing is not worth a look either.
+                prune = futile or legal >= late or \
+                    (depth <= 3 and not see_ge(board, move, -20 * depth * (depth + 1)))
+                if not lrs and (prune or (depth >= 3 and legal >= 3)):
+                    checks = gives_check(board, move, kings[them >> 4])
+                if prune and not checks:
+                    continue
             _push(board, squares, slot, counts, kings, keep, state, saved, move, en_passant)
             if not lrs and attacked(board, kings[us >> 4], them):
                 _pop(board, squares, slot, counts, kings, state, saved, move)
