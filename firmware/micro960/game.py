@@ -9,9 +9,12 @@ from array import array
 
 from .compat import zeros
 from .movegen import legal_moves, move_buffer
-from .notation import parse_move, san, uci_text, side_name
-from .position import BISHOP, KING, KNIGHT, OFF, WHITE, Position, TO64, ep_key
+from .position import BISHOP, KING, KNIGHT, OFF, WHITE, Position, TO64, ep_key, side_name
 from .rules import Rules
+from .ucimove import uci_text
+
+# SAN (notation.py) is imported where it is used: the UCI engine, which uses
+# a Game too, never needs it and a small board's heap is spared its code.
 
 WHITE_WINS = "1-0"
 BLACK_WINS = "0-1"
@@ -59,6 +62,7 @@ class Game:
         """
         if self.result() != UNDECIDED:
             raise ValueError("the game is over: " + self.reason())
+        from .notation import parse_move
         move = parse_move(self.pos, text, self.legal_moves())
         self.push(move)
         return move
@@ -134,9 +138,8 @@ class Game:
         if self.ended:
             return self.ended
         pos = self.pos
-        mover = side_name(pos.side)
         if self.rules.king_capture:
-            return self._lrs_outcome(mover)
+            return self._lrs_outcome()
         if not legal_moves(pos, self.buf, 0):
             if pos.in_check():
                 return (BLACK_WINS if pos.side == WHITE else WHITE_WINS), "checkmate"
@@ -149,14 +152,15 @@ class Game:
             return DRAW, "insufficient material"
         return None
 
-    def _lrs_outcome(self, mover):
+    def _lrs_outcome(self):
         pos = self.pos
         if not pos.kings[0]:
             return BLACK_WINS, "White's king was captured"
         if not pos.kings[1]:
             return WHITE_WINS, "Black's king was captured"
         if not legal_moves(pos, self.buf, 0):
-            return (BLACK_WINS if pos.side == WHITE else WHITE_WINS), mover + " has no move"
+            return (BLACK_WINS if pos.side == WHITE else WHITE_WINS), \
+                side_name(pos.side) + " has no move"
         if len(self.moves) >= self.rules.max_plies:
             return DRAW, "%d plies played" % self.rules.max_plies
         return None
@@ -213,6 +217,7 @@ class Game:
             pos.commit()
 
     def san_moves(self):
+        from .notation import san
         return [san(pos, move) for pos, move in self.replay()]
 
     def uci_moves(self):
@@ -239,6 +244,7 @@ def load_game(text):
         if name not in fields:
             raise ValueError("saved game lacks its %s line" % name)
     game = Game(fields["rules"], fields["fen"])
+    from .notation import parse_move
     for text in fields["moves"].split():
         game.push(parse_move(game.pos, text, game.legal_moves()))
     if "ended" in fields:

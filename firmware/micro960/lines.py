@@ -107,7 +107,8 @@ class LineEditor:
         return None
 
     def _finish(self):
-        line = bytes(self.buffer[:self.length]).decode()
+        # One copy, straight into the string (a long UCI line is ~1 KB).
+        line = str(memoryview(self.buffer)[:self.length], "ascii")
         self.length = 0
         self.recalled = 0
         if self.echo:

@@ -47,6 +47,7 @@ WHITE_A = const(2)
 BLACK_H = const(4)
 BLACK_A = const(8)
 
+CLASSICAL_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 FILES = "abcdefgh"
 PIECE_LETTERS = " PNBRQK"
 
@@ -103,6 +104,10 @@ def square_name(sq):
     return FILES[s & 7] + str((s >> 3) + 1)
 
 
+def side_name(side):
+    return "White" if side & WHITE else "Black"
+
+
 def parse_square(text):
     """'e4' -> mailbox index; ValueError for anything else."""
     if len(text) != 2 or text[0] not in FILES or text[1] not in "12345678":
@@ -141,7 +146,7 @@ class Position:
         self.en_passant = True
         self.queen_only = False
         self.king_capture = False
-        self.set_fen(fen or "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1")
+        self.set_fen(fen or CLASSICAL_FEN)
 
     side = property(lambda self: self.state[SIDE], lambda self, v: _set(self, SIDE, v))
     ep = property(lambda self: self.state[EP], lambda self, v: _set(self, EP, v))

@@ -7,10 +7,11 @@ import sys
 
 from . import VERSION
 from .game import Game
+from .position import CLASSICAL_FEN
 from .rules import Rules
-from .notation import parse_uci, uci_text
 from .search import MATE, MATE_BOUND, Limits, Search
 from .tt import DEFAULT_KB
+from .ucimove import parse_uci, uci_text
 
 OPTIONS = (
     "option name Hash type spin default 0 min 0 max 1024",
@@ -43,7 +44,7 @@ class Uci:
         self.skill = 20
         self.limit_strength = False
         self.elo = 2200
-        self.game = Game("classical")
+        self.game = Game("classical", CLASSICAL_FEN)
         self.setup = None  # the last position command's rules and FEN
         self.moves_key = 0  # and a key of its moves (see cmd_position)
         self.pending = []  # lines that arrived during a search, handled after it
@@ -60,16 +61,23 @@ class Uci:
             self.handle(line)
 
     def handle(self, line):
-        words = line.split()
-        if not words:
+        if "\t" in line:
+            line = line.replace("\t", " ")
+        start, end = _word(line, 0)
+        if start == end:
             return
-        command = words[0]
+        command = line[start:end]
         handler = COMMANDS.get(command)
         if handler is None:
             self.out("info string unknown command: %s" % _clip(line))
             return
         try:
-            handler(self, words[1:])
+            if command == "position":
+                # A long game's line is read where it lies: split() would
+                # make a string of every move, a burden on a small heap.
+                self.cmd_position(line, end)
+            else:
+                handler(self, line[end:].split())
         except ValueError as e:
             self.out("info string %s: %s" % (command, e))
 
@@ -143,24 +151,25 @@ class Uci:
 
     def cmd_ucinewgame(self, args):
         self.search.tt.clear()
-        self.game = self.search.game = self.search.pos = None  # the old game goes first
-        self.game = Game("classical")
+        self._fresh_game("classical", CLASSICAL_FEN)  # the same object: no new buffers
         self.setup = None  # the next position is set up from scratch
 
-    def cmd_position(self, args):
-        if not args:
+    def cmd_position(self, line, at=0):
+        """`position startpos|fen FEN [moves ...]`, the words of `line` from `at` on."""
+        n = len(line)
+        first, after = _word(line, at)
+        cut = _find_word(line, "moves", after)  # where the moves begin, or n
+        word = line[first:after]
+        more = _word(line, after)[0] < cut
+        if word == "startpos" and not more:
+            fen = CLASSICAL_FEN
+        elif word == "fen" and more:
+            fen = " ".join(line[after:cut].split())
+        elif first == n or first == cut:
             raise ValueError("expected: position startpos|fen FEN [moves ...]")
-        moves = []
-        if "moves" in args:
-            cut = args.index("moves")
-            args, moves = args[:cut], args[cut + 1:]
-        if args[0] == "startpos" and len(args) == 1:
-            fen = None
-        elif args[0] == "fen" and len(args) > 1:
-            fen = " ".join(args[1:])
         else:
-            raise ValueError("expected startpos or fen FEN, got %r" % " ".join(args))
-        fen = fen or "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+            raise ValueError("expected startpos or fen FEN, got %r"
+                             % " ".join(line[first:cut].split()))
         rules = "chess960" if self.chess960 else "classical"
         setup = rules + " " + fen
         game = self.game
@@ -168,25 +177,32 @@ class Uci:
         # A GUI sends the whole game with every move. When it is the game we
         # have, a move or two on, only those are played: no replay, and no
         # new game object to cut up a small heap.
-        same = setup == self.setup and len(moves) >= played and \
-            _words_key(moves, played) == self.moves_key
+        moves_at = min(cut + 5, n)
+        count, key, known = _moves_key(line, moves_at, played)
+        same = setup == self.setup and count >= played and known == self.moves_key
         kept = (game.rules.name, game.start_fen, game.moves, played)
         try:
             if not same:
                 game = self._fresh_game(rules, fen)
-            for i in range(played if same else 0, len(moves)):
-                try:
-                    game.push(parse_uci(game.pos, moves[i], game.legal_moves()))
-                except ValueError as e:
-                    raise ValueError("move %d (%s): %s; position not changed"
-                                     % (i + 1, moves[i], e))
+            number = 0
+            start, end = _word(line, moves_at)
+            while start < n:
+                number += 1
+                if number > played or not same:
+                    text = line[start:end]
+                    try:
+                        game.push(parse_uci(game.pos, text, game.legal_moves()))
+                    except ValueError as e:
+                        raise ValueError("move %d (%s): %s; position not changed"
+                                         % (number, text, e))
+                start, end = _word(line, end)
         except ValueError:
             game = self._fresh_game(kept[0], kept[1])
             for i in range(kept[3]):
                 game.push(kept[2][i])
             raise
         self.setup = setup
-        self.moves_key = _words_key(moves, len(moves))
+        self.moves_key = key
 
     def _fresh_game(self, rules, fen):
         """self.game, the same object, set up anew from `fen` under `rules`."""
@@ -318,13 +334,41 @@ def main(argv=None):
     return 0
 
 
-def _words_key(words, count):
-    """A 24-bit key of the text of words[:count], to see that a GUI's list of
-    moves begins with the moves of our game. (24 bits keep every step a
-    small int on a 32-bit board.)"""
-    key = count
-    for i in range(count):
-        for ch in words[i]:
-            key = (key * 31 + ord(ch)) & 0xFFFFFF
+def _word(line, i):
+    """(start, end) of the first space-separated word of `line` at or after
+    index i; (len, len) when there is none."""
+    n = len(line)
+    while i < n and line[i] == " ":
+        i += 1
+    end = line.find(" ", i)
+    return i, n if end < 0 else end
+
+
+def _find_word(line, word, i):
+    """The index of the first whole `word` in `line` at or after i, else len(line)."""
+    start, end = _word(line, i)
+    while start < end:
+        if end - start == len(word) and line.startswith(word, start):
+            return start
+        start, end = _word(line, end)
+    return len(line)
+
+
+def _moves_key(line, i, prefix):
+    """(number of words, key of them all, key of the first `prefix`) for the
+    words of `line` from index i: 24-bit keys of their text, to see that a
+    GUI's list of moves begins with the moves of our game without keeping
+    the text. (24 bits keep every step a small int on a 32-bit board.)"""
+    count = 0
+    key = 0
+    known = 0 if prefix == 0 else -1
+    start, end = _word(line, i)
+    while start < end:
+        for j in range(start, end):
+            key = (key * 31 + ord(line[j])) & 0xFFFFFF
         key = (key * 31 + 32) & 0xFFFFFF
-    return key
+        count += 1
+        if count == prefix:
+            known = key
+        start, end = _word(line, end)
+    return count, key, known
