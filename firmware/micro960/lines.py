@@ -51,13 +51,14 @@ class LineEditor:
     it as too long (the console refuses a line longer than its limit); the
     rest are dropped, with a bell when echoing. So the buffer never grows
     past limit + 1 bytes, however long the input runs; it starts at
-    START bytes and grows only when a long line (a UCI game's moves) comes.
+    `size` bytes (START unless told) and grows only when a longer line (a
+    UCI game's moves) comes.
     """
 
-    def __init__(self, echo=None, limit=LIMIT):
+    def __init__(self, echo=None, limit=LIMIT, size=START):
         self.echo = echo  # a write(text) function, or None for no echo
         self.limit = limit
-        self.buffer = bytearray(min(limit + 1, START))
+        self.buffer = bytearray(min(limit + 1, size))
         self.length = 0
         self.state = _TEXT
         self.after_cr = False  # an LF right after a CR ends no second line
@@ -169,13 +170,14 @@ class StdinLines:
     """Edited lines from `stream` (standard input unless given).
 
     echo: write typed characters back (to `out`, standard output unless
-    given); limit: the longest line kept whole (see LineEditor).
+    given); limit: the longest line kept whole; size: the line buffer's first
+    size (see LineEditor).
     """
 
-    def __init__(self, stream=None, echo=False, limit=LIMIT, out=None):
+    def __init__(self, stream=None, echo=False, limit=LIMIT, out=None, size=START):
         stream = stream or sys.stdin
         self.out = out or _write
-        self.editor = LineEditor(self.out if echo else None, limit)
+        self.editor = LineEditor(self.out if echo else None, limit, size)
         if IS_MICROPYTHON:
             self._source = _PolledLines(stream, self.editor)
         else:  # in a module of its own, which a board never loads

@@ -292,11 +292,12 @@ class Position:
             sq += step
         return True
 
-    def has_legal_ep(self):
+    def has_legal_ep(self, buf=None):
+        """Can the side to move capture en passant? `buf`: a move buffer to use."""
         if not self.ep:
             return False
-        from .movegen import legal_moves
-        buf = zeros("H", 256)
+        from .movegen import legal_moves, move_buffer
+        buf = buf or move_buffer()
         for i in range(legal_moves(self, buf, 0)):
             if buf[i] >> 12 == EN_PASSANT:
                 return True

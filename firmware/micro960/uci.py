@@ -6,7 +6,8 @@ search polls the input every few hundred nodes without blocking.
 import sys
 
 from . import VERSION
-from .game import Game
+from .history import History
+from .movegen import legal_moves
 from .position import CLASSICAL_FEN
 from .rules import Rules
 from .search import MATE, MATE_BOUND, Limits, Search
@@ -23,6 +24,8 @@ OPTIONS = (
     "option name Move Overhead type spin default 30 min 0 max 5000",
     "option name Threads type spin default 1 min 1 max 1",
 )
+
+LONG_LINE = 1024  # bytes of input line buffer to start with (see main)
 
 GO_NUMBERS = ("depth", "nodes", "movetime", "wtime", "btime", "winc", "binc", "movestogo",
               "mate")
@@ -44,7 +47,7 @@ class Uci:
         self.skill = 20
         self.limit_strength = False
         self.elo = 2200
-        self.game = Game("classical", CLASSICAL_FEN)
+        self.game = History("classical", CLASSICAL_FEN)  # all UCI needs of a game
         self.setup = None  # the last position command's rules and FEN
         self.moves_key = 0  # and a key of its moves (see cmd_position)
         self.pending = []  # lines that arrived during a search, handled after it
@@ -191,7 +194,9 @@ class Uci:
                 if number > played or not same:
                     text = line[start:end]
                     try:
-                        game.push(parse_uci(game.pos, text, game.legal_moves()))
+                        # The legal moves in the game's own buffer, not a new list.
+                        legal = memoryview(game.buf)[:legal_moves(game.pos, game.buf, 0)]
+                        game.push(parse_uci(game.pos, text, legal))
                     except ValueError as e:
                         raise ValueError("move %d (%s): %s; position not changed"
                                          % (number, text, e))
@@ -329,7 +334,9 @@ def _write(text):
 def main(argv=None):
     """`micro960 uci`: a UCI engine on stdin/stdout."""
     from .lines import StdinLines
-    engine = Uci(StdinLines())
+    # The line buffer at the size of a long game's `position` line (some 190
+    # plies), made now in one piece rather than doubled in a full heap later.
+    engine = Uci(StdinLines(size=LONG_LINE))
     engine.loop()
     return 0
 
