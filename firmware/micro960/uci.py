@@ -167,39 +167,40 @@ class Uci:
         if word == "startpos" and not more:
             fen = CLASSICAL_FEN
         elif word == "fen" and more:
-            fen = " ".join(line[after:cut].split())
+            fen = _words_text(line, after, cut)
         elif first == n or first == cut:
             raise ValueError("expected: position startpos|fen FEN [moves ...]")
         else:
             raise ValueError("expected startpos or fen FEN, got %r"
                              % " ".join(line[first:cut].split()))
         rules = "chess960" if self.chess960 else "classical"
-        setup = rules + " " + fen
+        setup = (rules, fen)
         game = self.game
         played = len(game.moves)
         # A GUI sends the whole game with every move. When it is the game we
         # have, a move or two on, only those are played: no replay, and no
         # new game object to cut up a small heap.
         moves_at = min(cut + 5, n)
-        count, key, known = _moves_key(line, moves_at, played)
+        count, key, known, known_at = _moves_key(line, moves_at, played)
         same = setup == self.setup and count >= played and known == self.moves_key
         kept = (game.rules.name, game.start_fen, game.moves, played)
         try:
+            number = played  # moves of the line already played
             if not same:
                 game = self._fresh_game(rules, fen)
-            number = 0
-            start, end = _word(line, moves_at)
+                number = 0
+                known_at = moves_at
+            start, end = _word(line, known_at)
             while start < n:
                 number += 1
-                if number > played or not same:
-                    text = line[start:end]
-                    try:
-                        # The legal moves in the game's own buffer, not a new list.
-                        legal = memoryview(game.buf)[:legal_moves(game.pos, game.buf, 0)]
-                        game.push(parse_uci(game.pos, text, legal))
-                    except ValueError as e:
-                        raise ValueError("move %d (%s): %s; position not changed"
-                                         % (number, text, e))
+                text = line[start:end]
+                try:
+                    # The legal moves in the game's own buffer, not a new list.
+                    legal = memoryview(game.buf)[:legal_moves(game.pos, game.buf, 0)]
+                    game.push(parse_uci(game.pos, text, legal))
+                except ValueError as e:
+                    raise ValueError("move %d (%s): %s; position not changed"
+                                     % (number, text, e))
                 start, end = _word(line, end)
         except ValueError:
             game = self._fresh_game(kept[0], kept[1])
@@ -351,6 +352,15 @@ def _word(line, i):
     return i, n if end < 0 else end
 
 
+def _words_text(line, start, end):
+    """The words of line[start:end], one space apart."""
+    start = _word(line, start)[0]
+    while end > start and line[end - 1] == " ":
+        end -= 1
+    text = line[start:end]
+    return " ".join(text.split()) if "  " in text else text
+
+
 def _find_word(line, word, i):
     """The index of the first whole `word` in `line` at or after i, else len(line)."""
     start, end = _word(line, i)
@@ -362,20 +372,35 @@ def _find_word(line, word, i):
 
 
 def _moves_key(line, i, prefix):
-    """(number of words, key of them all, key of the first `prefix`) for the
-    words of `line` from index i: 24-bit keys of their text, to see that a
-    GUI's list of moves begins with the moves of our game without keeping
-    the text. (24 bits keep every step a small int on a 32-bit board.)"""
+    """(number of words, key of them all, key of the first `prefix`, index
+    where they end) for the words of `line` from index i: 24-bit keys of
+    their text, to see that a GUI's list of moves begins with the moves of
+    our game without keeping the text. (24 bits keep every step a small int
+    on a 32-bit board.)"""
     count = 0
     key = 0
     known = 0 if prefix == 0 else -1
-    start, end = _word(line, i)
-    while start < end:
-        for j in range(start, end):
-            key = (key * 31 + ord(line[j])) & 0xFFFFFF
+    known_at = i
+    at = -1
+    in_word = False
+    for ch in line:  # one pass in order: indexing a str char by char is slower
+        at += 1
+        if at < i:
+            continue
+        if ch != " ":
+            key = (key * 31 + ord(ch)) & 0xFFFFFF
+            in_word = True
+        elif in_word:
+            key = (key * 31 + 32) & 0xFFFFFF
+            in_word = False
+            count += 1
+            if count == prefix:
+                known = key
+                known_at = at
+    if in_word:
         key = (key * 31 + 32) & 0xFFFFFF
         count += 1
         if count == prefix:
             known = key
-        start, end = _word(line, end)
-    return count, key, known
+            known_at = at + 1
+    return count, key, known, known_at
