@@ -52,6 +52,7 @@ def forget_board():
 
 def uci(lines, first, hash_kb):
     from micro960.uci import Uci
+    lines.hand_over_long_lines()  # a long game's position line is read in place
     engine = Uci(lines, hash_kb=hash_kb)
     if first is not None:
         engine.handle(first)

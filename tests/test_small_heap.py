@@ -76,7 +76,7 @@ def probe_poll(self):
 uci.Uci.handle = probe_handle
 uci.Uci._poll = probe_poll
 from micro960.lines import StdinLines
-engine = uci.Uci(StdinLines(size=uci.LONG_LINE))
+engine = uci.Uci(StdinLines(size=uci.LONG_LINE, raw=True))
 gc.collect()
 boot = gc.mem_free()
 engine.loop()

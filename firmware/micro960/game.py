@@ -45,8 +45,7 @@ class Game(History):
         if not self.moves:
             raise ValueError("no move to take back")
         self.ended = None
-        self.moves = self.moves[:-1]
-        self.rebuild()
+        self.truncate(len(self.moves) - 1)
 
     # ------------------------------------------------------------- results
 

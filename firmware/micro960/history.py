@@ -14,6 +14,11 @@ from .rules import Rules
 # Positions kept for repetition: every position since the last capture or
 # pawn move, which the 75-move rule limits to 151.
 REMEMBERED = 152
+# Room for the moves (two bytes a ply) made once: a long game appends into it
+# rather than regrowing the array in a heap that is full and cut up by then.
+# The array is emptied and cut short in place, which keeps its room.
+RESERVED_PLIES = 300
+_NO_MOVES = array("H")
 
 
 class History:
@@ -30,7 +35,9 @@ class History:
             fen = self.rules.start_fen(number, black_number)
         self.pos.set_fen(fen)  # raises ValueError before anything changes
         self.start_fen = self.pos.fen(ep_when="pseudo")
-        self.moves = array("H")
+        if getattr(self, "moves", None) is None:
+            self.moves = zeros("H", RESERVED_PLIES)
+        self.moves[0:] = _NO_MOVES  # the same array for every game
         # Two independent 30-bit keys per position, in rings indexed by ply;
         # a new game reuses the old one's (a small heap is kept whole).
         if getattr(self, "keys", None) is None:
@@ -48,11 +55,16 @@ class History:
         self.moves.append(move)
         self._remember()
 
+    def truncate(self, plies):
+        """Take back the moves after the first `plies`."""
+        self.moves[plies:] = _NO_MOVES
+        self.rebuild()
+
     def rebuild(self):
         """Set the position up again from the start position and the moves."""
-        moves = self.moves
+        moves = array("H", self.moves)  # a copy: the array is emptied and filled again
         self.pos.set_fen(self.start_fen)
-        self.moves = array("H")
+        self.moves[0:] = _NO_MOVES
         self._remember()
         for move in moves:
             self.push(move)

@@ -93,6 +93,7 @@ def castle_key(rights):
 
 
 Z_CASTLE = array("i", (castle_key(r) for r in range(16)))
+del _s, _zobrist_keys, castle_key  # needed once, at import: their code is freed
 
 
 def ep_key(square):

@@ -4,6 +4,7 @@
 search polls the input every few hundred nodes without blocking.
 """
 import sys
+from array import array
 
 from . import VERSION
 from .history import History
@@ -12,6 +13,7 @@ from .position import CLASSICAL_FEN
 from .rules import Rules
 from .search import MATE, MATE_BOUND, Limits, Search
 from .tt import DEFAULT_KB
+from .lines import text
 from .ucimove import parse_uci, uci_text
 
 OPTIONS = (
@@ -64,31 +66,47 @@ class Uci:
             self.handle(line)
 
     def handle(self, line):
+        if not isinstance(line, str):  # a long line, handed over in the line buffer
+            start, end = _word(line, 0, _end(line))
+            if end - start == 8 and line.startswith(b"position", start):
+                self._position(line, end)
+                return
+            line = text(line)
         if "\t" in line:
             line = line.replace("\t", " ")
-        start, end = _word(line, 0)
+        start = 0
+        while start < len(line) and line[start] == " ":
+            start += 1
+        end = line.find(" ", start)
+        end = len(line) if end < 0 else end
         if start == end:
             return
         command = line[start:end]
         handler = COMMANDS.get(command)
         if handler is None:
             self.out("info string unknown command: %s" % _clip(line))
-            return
-        try:
-            if command == "position":
-                # A long game's line is read where it lies: split() would
-                # make a string of every move, a burden on a small heap.
-                self.cmd_position(line, end)
-            else:
+        elif command == "position":
+            self._position(line.encode(), end)
+        else:
+            try:
                 handler(self, line[end:].split())
+            except ValueError as e:
+                self.out("info string %s: %s" % (command, e))
+
+    def _position(self, line, at):
+        # A long game's line is read where it lies, as bytes: split() would
+        # make a string of every move, a burden on a small heap.
+        try:
+            self.cmd_position(line, at)
         except ValueError as e:
-            self.out("info string %s: %s" % (command, e))
+            self.out("info string position: %s" % e)
 
     def _poll(self):
         """Called by the search: True to stop it."""
         line = self.reader.poll()
         if line is None:
             return False
+        line = text(line)  # kept for later: the line buffer is not
         command = line.strip()
         if command == "isready":
             self.out("readyok")
@@ -158,21 +176,20 @@ class Uci:
         self.setup = None  # the next position is set up from scratch
 
     def cmd_position(self, line, at=0):
-        """`position startpos|fen FEN [moves ...]`, the words of `line` from `at` on."""
-        n = len(line)
-        first, after = _word(line, at)
-        cut = _find_word(line, "moves", after)  # where the moves begin, or n
-        word = line[first:after]
-        more = _word(line, after)[0] < cut
-        if word == "startpos" and not more:
+        """`position startpos|fen FEN [moves ...]`: the words of `line` (bytes,
+        to a "\n" if there is one) from index `at` on."""
+        n = _end(line)
+        first, after = _word(line, at, n)
+        cut = _find_word(line, b"moves", after, n)  # where the moves begin, or n
+        more = _word(line, after, n)[0] < cut
+        if after - first == 8 and line.startswith(b"startpos", first) and not more:
             fen = CLASSICAL_FEN
-        elif word == "fen" and more:
+        elif after - first == 3 and line.startswith(b"fen", first) and more:
             fen = _words_text(line, after, cut)
         elif first == n or first == cut:
             raise ValueError("expected: position startpos|fen FEN [moves ...]")
         else:
-            raise ValueError("expected startpos or fen FEN, got %r"
-                             % " ".join(line[first:cut].split()))
+            raise ValueError("expected startpos or fen FEN, got %r" % _words_text(line, first, cut))
         rules = "chess960" if self.chess960 else "classical"
         setup = (rules, fen)
         game = self.game
@@ -181,31 +198,36 @@ class Uci:
         # have, a move or two on, only those are played: no replay, and no
         # new game object to cut up a small heap.
         moves_at = min(cut + 5, n)
-        count, key, known, known_at = _moves_key(line, moves_at, played)
+        count, key, known, known_at = _moves_key(line, moves_at, n, played)
         same = setup == self.setup and count >= played and known == self.moves_key
-        kept = (game.rules.name, game.start_fen, game.moves, played)
+        # What to go back to if a move is bad: the moves so far are kept in
+        # place when the game goes on, else copied (the game's array is reused).
+        kept = None if same else (game.rules.name, game.start_fen, array("H", game.moves))
         try:
             number = played  # moves of the line already played
             if not same:
                 game = self._fresh_game(rules, fen)
                 number = 0
                 known_at = moves_at
-            start, end = _word(line, known_at)
+            start, end = _word(line, known_at, n)
             while start < n:
                 number += 1
-                text = line[start:end]
+                move = str(memoryview(line)[start:end], "ascii")
                 try:
                     # The legal moves in the game's own buffer, not a new list.
                     legal = memoryview(game.buf)[:legal_moves(game.pos, game.buf, 0)]
-                    game.push(parse_uci(game.pos, text, legal))
+                    game.push(parse_uci(game.pos, move, legal))
                 except ValueError as e:
                     raise ValueError("move %d (%s): %s; position not changed"
-                                     % (number, text, e))
-                start, end = _word(line, end)
+                                     % (number, move, e))
+                start, end = _word(line, end, n)
         except ValueError:
-            game = self._fresh_game(kept[0], kept[1])
-            for i in range(kept[3]):
-                game.push(kept[2][i])
+            if kept is None:
+                game.truncate(played)
+            else:
+                game = self._fresh_game(kept[0], kept[1])
+                for move in kept[2]:
+                    game.push(move)
             raise
         self.setup = setup
         self.moves_key = key
@@ -257,6 +279,8 @@ class Uci:
         """`go infinite` must not answer before `stop`, even after a mate is found."""
         while self.running:
             line = self.reader.readline()
+            if line is not None:
+                line = text(line)
             if line is None or line.strip() in ("stop", "quit"):
                 self.running = line is not None and line.strip() != "quit"
                 return
@@ -337,43 +361,48 @@ def main(argv=None):
     from .lines import StdinLines
     # The line buffer at the size of a long game's `position` line (some 190
     # plies), made now in one piece rather than doubled in a full heap later.
-    engine = Uci(StdinLines(size=LONG_LINE))
+    engine = Uci(StdinLines(size=LONG_LINE, raw=True))
     engine.loop()
     return 0
 
 
-def _word(line, i):
-    """(start, end) of the first space-separated word of `line` at or after
-    index i; (len, len) when there is none."""
-    n = len(line)
-    while i < n and line[i] == " ":
+def _end(line):
+    """Where the bytes of a line end: at its "\n" if it has one."""
+    end = line.find(b"\n")
+    return len(line) if end < 0 else end
+
+
+def _word(line, i, n):
+    """(start, end) of the first space-separated word of the bytes line[:n]
+    at or after index i; (n, n) when there is none."""
+    while i < n and line[i] == 32:
         i += 1
-    end = line.find(" ", i)
+    end = line.find(b" ", i, n)
     return i, n if end < 0 else end
 
 
 def _words_text(line, start, end):
-    """The words of line[start:end], one space apart."""
-    start = _word(line, start)[0]
-    while end > start and line[end - 1] == " ":
+    """The words of the bytes line[start:end] as a string, one space apart."""
+    start = _word(line, start, end)[0]
+    while end > start and line[end - 1] == 32:
         end -= 1
-    text = line[start:end]
-    return " ".join(text.split()) if "  " in text else text
+    words = str(memoryview(line)[start:end], "ascii")
+    return " ".join(words.split()) if "  " in words else words
 
 
-def _find_word(line, word, i):
-    """The index of the first whole `word` in `line` at or after i, else len(line)."""
-    start, end = _word(line, i)
+def _find_word(line, word, i, n):
+    """The index of the first whole `word` in the bytes line[:n] at or after i, else n."""
+    start, end = _word(line, i, n)
     while start < end:
         if end - start == len(word) and line.startswith(word, start):
             return start
-        start, end = _word(line, end)
-    return len(line)
+        start, end = _word(line, end, n)
+    return n
 
 
-def _moves_key(line, i, prefix):
+def _moves_key(line, i, n, prefix):
     """(number of words, key of them all, key of the first `prefix`, index
-    where they end) for the words of `line` from index i: 24-bit keys of
+    where they end) for the words of the bytes line[i:n]: 24-bit keys of
     their text, to see that a GUI's list of moves begins with the moves of
     our game without keeping the text. (24 bits keep every step a small int
     on a 32-bit board.)"""
@@ -383,12 +412,14 @@ def _moves_key(line, i, prefix):
     known_at = i
     at = -1
     in_word = False
-    for ch in line:  # one pass in order: indexing a str char by char is slower
+    for code in line:
         at += 1
         if at < i:
             continue
-        if ch != " ":
-            key = (key * 31 + ord(ch)) & 0xFFFFFF
+        if at >= n:
+            break
+        if code != 32:
+            key = (key * 31 + code) & 0xFFFFFF
             in_word = True
         elif in_word:
             key = (key * 31 + 32) & 0xFFFFFF
@@ -402,5 +433,5 @@ def _moves_key(line, i, prefix):
         count += 1
         if count == prefix:
             known = key
-            known_at = at + 1
+            known_at = n
     return count, key, known, known_at
