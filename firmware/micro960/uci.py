@@ -42,14 +42,16 @@ class Uci:
     def __init__(self, reader, out=None, hash_kb=None):
         self.reader = reader
         self.out = out or _write
-        self.search = Search(hash_kb)  # None: tt.default_kb() for this heap
+        self.game = History("classical", CLASSICAL_FEN)  # all UCI needs of a game
+        # After the game: a table sized by the free heap (hash_kb None,
+        # tt.default_kb()) leaves the game's buffers their room.
+        self.search = Search(hash_kb)
         self.search.poll = self._poll
         self.search.on_info = self._info
         self.chess960 = False
         self.skill = 20
         self.limit_strength = False
         self.elo = 2200
-        self.game = History("classical", CLASSICAL_FEN)  # all UCI needs of a game
         self.setup = None  # the last position command's rules and FEN
         self.moves_key = 0  # and a key of its moves (see cmd_position)
         self.pending = []  # lines that arrived during a search, handled after it
