@@ -11,30 +11,48 @@ flash`; defaults without it) and starts the mode it names:
 - "eboard": the sensor board (micro960/sensorboard.py); the console when the
   board has no sensors or they do not answer.
 """
-from micro960 import board
 from micro960.lines import StdinLines
 
 
 def main():
+    from micro960 import board
     config = board.load()
     lines = StdinLines()  # CR, LF or CR LF end a line, as terminals and GUIs send them
-    if config.MODE == "uci":
-        return uci(lines, None, config.HASH_KB)
     if config.MODE == "eboard":
         from micro960.sensorboard import main as sensorboard
         if sensorboard(config, lines):  # False: no sensor board here; the console instead
             return None
-    print("micro960 on %s: press Enter to play, or send uci." % config.NAME)
+    mode, name, echo, hash_kb = config.MODE, config.NAME, config.ECHO, config.HASH_KB
+    board = config = None
+    forget_board()  # its code and settings are not needed from here on
+    if mode == "uci":
+        return uci(lines, None, hash_kb)
+    print("micro960 on %s: press Enter to play, or send uci." % name)
     first = lines.readline()
     if first is not None and first.strip() == "uci":
-        return uci(lines, first, config.HASH_KB)
-    lines.interactive(config.ECHO)  # a person types: echo if the board says so, short lines
-    if console(lines, first, config.HASH_KB):  # a GUI sent uci mid-game (micro960 bridge)
-        return uci(StdinLines(), "uci", config.HASH_KB)  # fresh lines: no echo, long lines
+        return uci(lines, first, hash_kb)
+    lines.interactive(echo)  # a person types: echo if the board says so, short lines
+    if console(lines, first, hash_kb):  # a GUI sent uci mid-game (micro960 bridge)
+        return uci(StdinLines(), "uci", hash_kb)  # fresh lines: no echo, long lines
+
+
+def forget_board():
+    """Unload the board configuration (micro960/board.py and /board.py), so
+    the heap they took is free for the engine."""
+    import sys
+    import micro960
+    for name in ("micro960.board", "board"):
+        if name in sys.modules:
+            del sys.modules[name]
+    try:
+        del micro960.board  # the package's attribute for its submodule
+    except AttributeError:
+        pass
 
 
 def uci(lines, first, hash_kb):
     from micro960.uci import Uci
+    lines.hand_over_long_lines()  # a long game's position line is read in place
     engine = Uci(lines, hash_kb=hash_kb)
     if first is not None:
         engine.handle(first)

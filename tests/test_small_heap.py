@@ -6,21 +6,81 @@ Chess960 game to its end against Stockfish, which also checks every move it
 makes is legal. The game runs in a child process, so an engine that dies of
 MemoryError fails the test instead of hanging it.
 
-    python tests/test_small_heap.py 128K     (prints OK or FAIL and the plies)
+    python tests/test_small_heap.py 96K           (prints OK or FAIL and the plies)
+    python tests/test_small_heap.py 96K --sp 123  (another start position)
+    python tests/test_small_heap.py 96K --probe   (and the free heap: after boot,
+                                                   and the lowest during the game)
+    python tests/test_small_heap.py 64K --romfs   (the .mpy files run in place
+                                                   from a ROMFS image)
+
+--probe starts the engine through a boot that wraps it to measure (a few
+hundred bytes of heap for the measuring itself): the free heap after a
+collection, once set up, after each command and every 64 nodes of a search.
+
+--romfs (with --probe or without) is what a board whose MicroPython has a
+ROMFS partition would need: the firmware's .mpy files go into a ROMFS image
+(mpremote's romfs builder), which the boot reads into the heap first and
+mounts, so the bytecode runs in place instead of being copied into the heap.
+The unix port cannot map the image from outside its heap, so the heap is
+made larger by the image's size: HEAP is what is left besides the image.
 """
 import os
 import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
 
 REPO = Path(__file__).resolve().parent.parent
 STOCKFISH = shutil.which("stockfish") or shutil.which("/usr/games/stockfish")
-# The least heap a whole game needs on the 64-bit unix port (112K ran out at
-# ply 64 of this game); a Pico's 32-bit objects are smaller.
-HEAP = "128K"
+# A whole game takes some 90K on the 64-bit unix port (88K does not start);
+# 96K leaves about 9 KB free throughout. A Pico's 32-bit objects are smaller.
+HEAP = "96K"
+
+# Reads a ROMFS image of the firmware into the heap (first, in one piece) and
+# mounts it where the engine's modules are imported from.
+ROMFS_BOOT = """\
+import os, sys, vfs
+image = bytearray(os.stat(%r)[6])
+with open(%r, 'rb') as f:
+    f.readinto(image)
+vfs.mount(vfs.VfsRom(image), '/rom')
+"""
+# The UCI boot of host_tools/runtime.py, with the engine's command handler and
+# search poll wrapped to record the free heap (after a collection) at each
+# call, written to a file after every command.
+PROBE_BOOT = """\
+import gc, sys
+sys.path.insert(0, %r)
+from micro960 import uci
+REPORT = %r
+low = [1 << 30, 0]
+def sample(self):
+    gc.collect()
+    f = gc.mem_free()
+    if f < low[0]:
+        low[0] = f
+        low[1] = len(self.game.moves)
+handle = uci.Uci.handle
+poll = uci.Uci._poll
+def probe_handle(self, line):
+    handle(self, line)
+    sample(self)
+    with open(REPORT, 'w') as out:
+        out.write('%%d %%d %%d' %% (boot, low[0], low[1]))
+def probe_poll(self):
+    sample(self)
+    return poll(self)
+uci.Uci.handle = probe_handle
+uci.Uci._poll = probe_poll
+from micro960.lines import StdinLines
+engine = uci.Uci(StdinLines(size=uci.LONG_LINE, raw=True))
+gc.collect()
+boot = gc.mem_free()
+engine.loop()
+"""
 
 
 @pytest.mark.skipif(not STOCKFISH, reason="Debian's stockfish is not installed")
@@ -30,13 +90,48 @@ def test_a_complete_game_in_a_small_heap():
     assert result.stdout.startswith("OK"), result.stdout + result.stderr[-3000:]
 
 
-def play(heap):
+def romfs_image():
+    """A ROMFS image of build/mpy (the compiled firmware); its path and size."""
+    from mpremote.romfs import make_romfs
+    from host_tools.runtime import build_firmware
+    import contextlib
+    import io
+    with contextlib.redirect_stdout(io.StringIO()):  # it lists the files it takes
+        image = make_romfs(str(build_firmware()), mpy_cross=False)
+    path = tempfile.mktemp(prefix="micro960-romfs-")
+    with open(path, "wb") as f:
+        f.write(image)
+    return path, len(image)
+
+
+def heap_bytes(heap):
+    heap = heap.upper()
+    return int(heap[:-1]) * 1024 if heap.endswith("K") else int(heap)
+
+
+def play(heap, sp=314, probe=False, romfs=False):
     import chess
     import chess.engine
-    board = chess.Board.from_chess960_pos(314)
-    engine = chess.engine.SimpleEngine.popen_uci(
-        [sys.executable, "-m", "host_tools", "uci", "--runtime", "micropython", "--heap", heap],
-        cwd=REPO, timeout=60)
+    board = chess.Board.from_chess960_pos(sp)
+    report = image = None
+    if probe or romfs:
+        sys.path.insert(0, str(REPO))
+        from host_tools.runtime import UCI_BOOT, build_firmware, micropython_executable
+        build = str(build_firmware())
+        boot = UCI_BOOT % build
+        if probe:
+            report = tempfile.mktemp(prefix="micro960-heap-")
+            boot = PROBE_BOOT % (build, report)
+        heapsize = heap_bytes(heap)
+        if romfs:
+            image, size = romfs_image()
+            boot = ROMFS_BOOT % (image, image) + boot.replace(repr(build), "'/rom'")
+            heapsize += size + 48  # the image's block and its bytearray object
+        command = [micropython_executable(), "-X", "heapsize=%d" % heapsize, "-c", boot]
+    else:
+        command = [sys.executable, "-m", "host_tools", "uci", "--runtime", "micropython",
+                   "--heap", heap]
+    engine = chess.engine.SimpleEngine.popen_uci(command, cwd=REPO, timeout=60)
     stockfish = chess.engine.SimpleEngine.popen_uci(STOCKFISH, timeout=60)
     try:
         while not board.is_game_over(claim_draw=True):
@@ -48,11 +143,30 @@ def play(heap):
                 return "FAIL illegal move %s in %s" % (move, board.fen())
             board.push(move)
         engine.ping()  # still alive after the game
-        return "OK %d plies, %s" % (board.ply(), board.outcome(claim_draw=True).result())
+        text = "OK %d plies, %s" % (board.ply(), board.outcome(claim_draw=True).result())
     except chess.engine.EngineError as e:
-        return "FAIL at ply %d: %r" % (board.ply(), e)
+        text = "FAIL at ply %d: %r" % (board.ply(), e)
+    if image:
+        os.unlink(image)
+    if report:
+        try:
+            engine.quit()  # it writes the report after each command: let it finish
+        except chess.engine.EngineError:
+            pass
+        if os.path.exists(report):
+            with open(report) as f:
+                figures = f.read().split()
+            os.unlink(report)
+            if len(figures) == 3:
+                text += "; free heap %s bytes after boot, lowest %s (at ply %s)" % tuple(figures)
+    return text
 
 
 if __name__ == "__main__":
-    print(play(sys.argv[1]), flush=True)
+    args = sys.argv[1:]
+    sp = int(args[args.index("--sp") + 1]) if "--sp" in args else 314
+    try:
+        print(play(args[0], sp, "--probe" in args, "--romfs" in args), flush=True)
+    except Exception as e:  # noqa: BLE001 - reported, and the engines must not linger
+        print("FAIL %r" % e, flush=True)
     os._exit(0)  # the engines go with this process, dead or alive

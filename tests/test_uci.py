@@ -362,6 +362,70 @@ def test_malformed_input_gets_an_info_string_and_keeps_the_position(raw):
     assert raw.expect("bestmove")[1] == "bestmove a1a8"
 
 
+def _random_game(sp, plies, seed=1):
+    board = chess.Board.from_chess960_pos(sp)
+    rng = random.Random(seed)
+    fen = board.fen()
+    moves = []
+    while len(moves) < plies and not board.is_game_over():
+        move = rng.choice(list(board.legal_moves))
+        moves.append(board.uci(move, chess960=True))
+        board.push(move)
+    return fen, moves, board
+
+
+def test_position_lines_of_a_growing_game_are_read_in_place():
+    from micro960.uci import Uci
+    out = []
+    engine = Uci(None, out.append)
+    engine.handle("setoption name UCI_Chess960 value true")
+    fen, moves, board = _random_game(314, 120)
+    game = engine.game
+    for k in range(len(moves) + 1):  # as a GUI sends them: the whole game each time
+        engine.handle("position fen %s moves %s" % (fen, " ".join(moves[:k])))
+        assert len(engine.game.moves) == k
+    assert engine.game is game and not out
+    assert engine.game.pos.fen().split()[:4] == board.fen().split()[:4]
+    # Spaces and tabs between words do not matter; a changed earlier move
+    # starts the game again from its set-up.
+    engine.handle("position  fen\t%s   moves %s " % (fen, "  ".join(moves)))
+    assert len(engine.game.moves) == len(moves) and not out
+    other = _random_game(314, 40, seed=2)[1]
+    engine.handle("position fen %s moves %s" % (fen, " ".join(other)))
+    assert len(engine.game.moves) == len(other)
+    # A bad move leaves the position as it was, and says which move it was.
+    engine.handle("position fen %s moves %s e2e5" % (fen, " ".join(other)))
+    assert out and "move 41 (e2e5)" in out[-1] and len(engine.game.moves) == len(other)
+
+
+def test_a_long_position_line_costs_little_heap_on_micropython():
+    """A move on in a 150-ply game: no list of words, no replay."""
+    sys.path.insert(0, str(REPO))
+    from host_tools.runtime import build_firmware, run_micropython
+    fen, moves, _ = _random_game(314, 150)
+    code = (
+        "import gc, sys\n"
+        "sys.path.insert(0, %r)\n"
+        "from micro960.uci import Uci\n"
+        "engine = Uci(None, print)\n"
+        "engine.handle('setoption name UCI_Chess960 value true')\n"
+        "line = %r\n"
+        "engine.handle(line[:line.rindex(' ')])\n"
+        "raw = bytearray(line + '\\n' + 'junk' * 100, 'ascii')\n"  # as lines.py hands it over
+        "gc.collect()\n"
+        "before = gc.mem_alloc()\n"
+        "gc.disable()\n"
+        "engine.handle(raw)\n"
+        "print(gc.mem_alloc() - before, len(engine.game.moves))\n"
+    ) % (str(build_firmware()), "position fen %s moves %s" % (fen, " ".join(moves)))
+    result = run_micropython(code, heap="160K")
+    assert result.returncode == 0, result.stdout + result.stderr
+    allocated, plies = result.stdout.split()[-2:]
+    assert int(plies) == len(moves), result.stdout
+    # (split() and a replay made some 16 KB of garbage here; now ~1 KB of small objects)
+    assert int(allocated) < 2000, result.stdout
+
+
 def test_unknown_go_words_are_reported_and_the_search_runs(raw):
     raw.send("position startpos")
     raw.send("go depth 2 sideways")

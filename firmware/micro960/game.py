@@ -5,51 +5,27 @@
     >>> game.result()
     '*'
 """
-from array import array
+from .history import REMEMBERED, History
+from .movegen import legal_moves
+from .position import BISHOP, KING, KNIGHT, OFF, WHITE, Position, TO64, side_name
+from .ucimove import uci_text
 
-from .compat import zeros
-from .movegen import legal_moves, move_buffer
-from .notation import parse_move, san, uci_text, side_name
-from .position import BISHOP, KING, KNIGHT, OFF, WHITE, Position, TO64, ep_key
-from .rules import Rules
+# SAN (notation.py) is imported where it is used: the UCI engine, which uses
+# a Game too, never needs it and a small board's heap is spared its code.
 
 WHITE_WINS = "1-0"
 BLACK_WINS = "0-1"
 DRAW = "1/2-1/2"
 UNDECIDED = "*"
 
-# Positions kept for repetition: every position since the last capture or
-# pawn move, which the 75-move rule limits to 151.
-REMEMBERED = 152
 
-
-class Game:
-    def __init__(self, rules="chess960", fen=None, number=None, black_number=None):
-        self.rules = rules if isinstance(rules, Rules) else Rules(rules)
-        self.pos = Position()
-        self.rules.apply(self.pos)
-        self.buf = move_buffer()
-        self.new(fen, number, black_number)
-
+class Game(History):
     def new(self, fen=None, number=None, black_number=None):
         """Start again from a FEN, a set-up number, or a random set-up."""
-        if fen is None:
-            fen = self.rules.start_fen(number, black_number)
-        self.pos.set_fen(fen)  # raises ValueError before anything changes
-        self.start_fen = self.pos.fen(ep_when="pseudo")
-        self.moves = array("H")
-        # Two independent 30-bit keys per position, in rings indexed by ply;
-        # a new game reuses the old one's (a small heap is kept whole).
-        if getattr(self, "keys", None) is None:
-            self.keys = zeros("i", REMEMBERED)
-            self.checks = zeros("i", REMEMBERED)
+        History.new(self, fen, number, black_number)
         self.ended = None  # (result, reason) after resignation or a claim
-        self._remember()
 
     # ------------------------------------------------------------- moving
-
-    def legal_moves(self):
-        return [self.buf[i] for i in range(legal_moves(self.pos, self.buf, 0))]
 
     def play(self, text):
         """Play a move given as SAN, UCI or lenient text; return the move.
@@ -59,46 +35,17 @@ class Game:
         """
         if self.result() != UNDECIDED:
             raise ValueError("the game is over: " + self.reason())
+        from .notation import parse_move
         move = parse_move(self.pos, text, self.legal_moves())
         self.push(move)
         return move
-
-    def push(self, move):
-        """Play a move already known to be legal."""
-        self.pos.push(move)
-        self.pos.commit()
-        self.moves.append(move)
-        self._remember()
 
     def undo(self):
         """Take back the last move (and any resignation or claim after it)."""
         if not self.moves:
             raise ValueError("no move to take back")
         self.ended = None
-        self.moves = self.moves[:-1]
-        self.rebuild()
-
-    def rebuild(self):
-        """Set the position up again from the start position and the moves."""
-        moves = self.moves
-        self.pos.set_fen(self.start_fen)
-        self.moves = array("H")
-        self._remember()
-        for move in moves:
-            self.push(move)
-
-    def _remember(self):
-        """Keep two independent 30-bit keys of the position for repetition."""
-        pos = self.pos
-        key = pos.key
-        if pos.ep and not pos.has_legal_ep():
-            key ^= ep_key(pos.ep)  # an en passant square nobody can use is no difference
-        check = pos.side + pos.rights * 32
-        for sq in range(21, 99):
-            check = (check * 31 + pos.board[sq]) & 0x3FFFFFFF
-        i = len(self.moves) % REMEMBERED
-        self.keys[i] = key
-        self.checks[i] = check
+        self.truncate(len(self.moves) - 1)
 
     # ------------------------------------------------------------- results
 
@@ -117,26 +64,13 @@ class Game:
                 count += 1
         return count
 
-    def seen_before(self, key, first, last):
-        """Did a position with this key stand `first` to `last` plies (stepping
-        by two) before the current one? The search asks this for repetitions
-        reaching back past its root."""
-        ply = len(self.moves)
-        for back in range(first, last + 1, 2):
-            if back > ply or back >= REMEMBERED:
-                return False
-            if self.keys[(ply - back) % REMEMBERED] == key:
-                return True
-        return False
-
     def outcome(self):
         """(result, reason) when the rules end the game now, else None."""
         if self.ended:
             return self.ended
         pos = self.pos
-        mover = side_name(pos.side)
         if self.rules.king_capture:
-            return self._lrs_outcome(mover)
+            return self._lrs_outcome()
         if not legal_moves(pos, self.buf, 0):
             if pos.in_check():
                 return (BLACK_WINS if pos.side == WHITE else WHITE_WINS), "checkmate"
@@ -149,14 +83,15 @@ class Game:
             return DRAW, "insufficient material"
         return None
 
-    def _lrs_outcome(self, mover):
+    def _lrs_outcome(self):
         pos = self.pos
         if not pos.kings[0]:
             return BLACK_WINS, "White's king was captured"
         if not pos.kings[1]:
             return WHITE_WINS, "Black's king was captured"
         if not legal_moves(pos, self.buf, 0):
-            return (BLACK_WINS if pos.side == WHITE else WHITE_WINS), mover + " has no move"
+            return (BLACK_WINS if pos.side == WHITE else WHITE_WINS), \
+                side_name(pos.side) + " has no move"
         if len(self.moves) >= self.rules.max_plies:
             return DRAW, "%d plies played" % self.rules.max_plies
         return None
@@ -213,6 +148,7 @@ class Game:
             pos.commit()
 
     def san_moves(self):
+        from .notation import san
         return [san(pos, move) for pos, move in self.replay()]
 
     def uci_moves(self):
@@ -239,6 +175,7 @@ def load_game(text):
         if name not in fields:
             raise ValueError("saved game lacks its %s line" % name)
     game = Game(fields["rules"], fields["fen"])
+    from .notation import parse_move
     for text in fields["moves"].split():
         game.push(parse_move(game.pos, text, game.legal_moves()))
     if "ended" in fields:

@@ -25,6 +25,7 @@ LIMIT = 4096  # a UCI `position ... moves ...` line of a long game fits
 CONSOLE_LIMIT = 120  # a console line: `new fen` and the longest FEN fit
 HISTORY = 8  # lines the up and down arrows recall (only when echoing)
 START = 128  # the line buffer's first size
+RAW_OVER = 255  # with `raw`, longer lines are handed over in the buffer itself
 
 ESC = "\x1b"
 BACKSPACE = "\x08"
@@ -51,18 +52,25 @@ class LineEditor:
     it as too long (the console refuses a line longer than its limit); the
     rest are dropped, with a bell when echoing. So the buffer never grows
     past limit + 1 bytes, however long the input runs; it starts at
-    START bytes and grows only when a long line (a UCI game's moves) comes.
+    `size` bytes (START unless told) and grows only when a longer line (a
+    UCI game's moves) comes.
     """
 
-    def __init__(self, echo=None, limit=LIMIT):
+    def __init__(self, echo=None, limit=LIMIT, size=START):
         self.echo = echo  # a write(text) function, or None for no echo
         self.limit = limit
-        self.buffer = bytearray(min(limit + 1, START))
+        self.buffer = bytearray(min(limit + 1, size))
         self.length = 0
         self.state = _TEXT
         self.after_cr = False  # an LF right after a CR ends no second line
         self.history = []
         self.recalled = 0  # how far back the arrows have gone
+        # A line longer than RAW_OVER is returned as the line buffer itself,
+        # with "\n" after the line unless it fills the buffer: the UCI engine
+        # reads a long game's `position` line where it lies, so that no
+        # string of it has to find room in a full heap. The buffer is valid
+        # until the next character is fed. (Never with a reading thread.)
+        self.raw = False
 
     def resize(self, limit):
         """Keep lines to `limit` characters from now on (the partial line is kept)."""
@@ -107,7 +115,13 @@ class LineEditor:
         return None
 
     def _finish(self):
-        line = bytes(self.buffer[:self.length]).decode()
+        if self.raw and self.length > RAW_OVER:
+            buffer = self.buffer
+            if self.length < len(buffer):
+                buffer[self.length] = 10  # "\n" ends the line
+            self.length = 0
+            return buffer
+        line = str(memoryview(self.buffer)[:self.length], "ascii")  # one copy
         self.length = 0
         self.recalled = 0
         if self.echo:
@@ -168,18 +182,28 @@ class StdinLines:
     """Edited lines from `stream` (standard input unless given).
 
     echo: write typed characters back (to `out`, standard output unless
-    given); limit: the longest line kept whole (see LineEditor).
+    given); limit: the longest line kept whole; size: the line buffer's first
+    size; raw: hand long lines over in the line buffer, not as strings, on
+    MicroPython (see LineEditor; text() makes a string of either).
     """
 
-    def __init__(self, stream=None, echo=False, limit=LIMIT, out=None):
+    def __init__(self, stream=None, echo=False, limit=LIMIT, out=None, size=START, raw=False):
         stream = stream or sys.stdin
         self.out = out or _write
-        self.editor = LineEditor(self.out if echo else None, limit)
+        self.editor = LineEditor(self.out if echo else None, limit, size)
+        if raw:
+            self.hand_over_long_lines()
         if IS_MICROPYTHON:
             self._source = _PolledLines(stream, self.editor)
         else:  # in a module of its own, which a board never loads
             from .threadedlines import ThreadedLines
             self._source = ThreadedLines(stream, self.editor)
+
+    def hand_over_long_lines(self):
+        """From now on hand long lines over in the line buffer (see
+        LineEditor), on MicroPython: CPython's reading thread would write
+        into the buffer while the line is read."""
+        self.editor.raw = IS_MICROPYTHON
 
     def interactive(self, echo):
         """A person types from now on (the console): echo if `echo`, and keep
@@ -194,6 +218,14 @@ class StdinLines:
     def poll(self):
         """The next line if a whole one has arrived, else None."""
         return self._source.poll()
+
+
+def text(line):
+    """A line as a string, also one handed over raw (see LineEditor)."""
+    if isinstance(line, str):
+        return line
+    end = line.find(b"\n")
+    return str(memoryview(line)[:len(line) if end < 0 else end], "ascii")
 
 
 def _write(text):

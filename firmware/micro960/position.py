@@ -47,6 +47,7 @@ WHITE_A = const(2)
 BLACK_H = const(4)
 BLACK_A = const(8)
 
+CLASSICAL_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 FILES = "abcdefgh"
 PIECE_LETTERS = " PNBRQK"
 
@@ -92,6 +93,7 @@ def castle_key(rights):
 
 
 Z_CASTLE = array("i", (castle_key(r) for r in range(16)))
+del _s, _zobrist_keys, castle_key  # needed once, at import: their code is freed
 
 
 def ep_key(square):
@@ -101,6 +103,10 @@ def ep_key(square):
 def square_name(sq):
     s = TO64[sq]
     return FILES[s & 7] + str((s >> 3) + 1)
+
+
+def side_name(side):
+    return "White" if side & WHITE else "Black"
 
 
 def parse_square(text):
@@ -141,7 +147,7 @@ class Position:
         self.en_passant = True
         self.queen_only = False
         self.king_capture = False
-        self.set_fen(fen or "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1")
+        self.set_fen(fen or CLASSICAL_FEN)
 
     side = property(lambda self: self.state[SIDE], lambda self, v: _set(self, SIDE, v))
     ep = property(lambda self: self.state[EP], lambda self, v: _set(self, EP, v))
@@ -287,11 +293,12 @@ class Position:
             sq += step
         return True
 
-    def has_legal_ep(self):
+    def has_legal_ep(self, buf=None):
+        """Can the side to move capture en passant? `buf`: a move buffer to use."""
         if not self.ep:
             return False
-        from .movegen import legal_moves
-        buf = zeros("H", 256)
+        from .movegen import legal_moves, move_buffer
+        buf = buf or move_buffer()
         for i in range(legal_moves(self, buf, 0)):
             if buf[i] >> 12 == EN_PASSANT:
                 return True

@@ -10,12 +10,7 @@ lrs        LRS chess: no castling, no en passant, promotion to a queen only,
 """
 import random
 
-from . import startpos
-
 NAMES = ("chess960", "classical", "double960", "shuffle", "lrs")
-
-# Shuffle chess keeps R.K at a, e, h; these files take Q, B, B, N, N.
-SHUFFLE_FILES = (1, 2, 3, 5, 6)
 
 
 class Rules:
@@ -46,6 +41,8 @@ class Rules:
         chess960: SP 0-959; classical: 518; double960: White's and Black's SP;
         shuffle: 0-17; lrs: None or -1 for the classical row, else 0-5039.
         """
+        # Imported here: the UCI engine is given its FENs and never needs it.
+        from . import startpos
         if self.name == "classical":
             if number not in (None, startpos.CLASSICAL_SP):
                 raise ValueError("classical chess has only SP 518")
@@ -57,63 +54,22 @@ class Rules:
             black = startpos.backrank(_pick(black_number, 960, rng))
             return startpos.start_fen(white, black)
         if self.name == "shuffle":
-            return startpos.start_fen(shuffle_rank(_pick(number, 18, rng)))
-        row = "RNBQKBNR" if number is None or number == -1 else lrs_rank(_pick(number, 5040, rng))
+            return startpos.start_fen(startpos.shuffle_rank(_pick(number, 18, rng)))
+        row = "RNBQKBNR" if number is None or number == -1 else \
+            startpos.lrs_rank(_pick(number, 5040, rng))
         return startpos.start_fen(row, castling=False)
 
     def random_fen(self, rng=random):
         if self.name == "lrs":
-            return self.start_fen(startpos.uniform(5040, rng))
+            from .startpos import uniform
+            return self.start_fen(uniform(5040, rng))
         return self.start_fen(rng=rng)
 
 
 def _pick(number, count, rng):
     if number is None:
-        return startpos.uniform(count, rng)
+        from .startpos import uniform
+        return uniform(count, rng)
     if not 0 <= number < count:
         raise ValueError("set-up numbers for these rules run from 0 to %d" % (count - 1))
     return number
-
-
-def shuffle_rank(n):
-    """Set-up 0-17 of shuffle chess: bishops on opposite colours, R.K on a, e, h."""
-    rank = ["R", "", "", "", "K", "", "", "R"]
-    n, light = divmod(n, 3)
-    n, dark = divmod(n, 2)
-    rank[(1, 3, 5)[light]] = "B"
-    rank[(2, 6)[dark]] = "B"
-    empty = [f for f in SHUFFLE_FILES if not rank[f]]
-    rank[empty.pop(n)] = "Q"
-    for f in empty:
-        rank[f] = "N"
-    return "".join(rank)
-
-
-def lrs_rank(n):
-    """Arrangement 0-5039 of R, N, B, Q, K, B, N, R with no restriction."""
-    pieces = list("BBKNNQRR")
-    rank = ""
-    while pieces:
-        choices = sorted(set(pieces))
-        # Count arrangements that start with each piece to index into them.
-        for letter in choices:
-            rest = list(pieces)
-            rest.remove(letter)
-            count = _arrangements(rest)
-            if n < count:
-                rank += letter
-                pieces = rest
-                break
-            n -= count
-    return rank
-
-
-def _arrangements(pieces):
-    total = 1
-    for i in range(2, len(pieces) + 1):
-        total *= i
-    for letter in set(pieces):
-        k = pieces.count(letter)
-        for i in range(2, k + 1):
-            total //= i
-    return total

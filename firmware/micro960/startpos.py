@@ -1,4 +1,5 @@
-"""Start positions: SP number <-> back rank, random and die-roll set-ups.
+"""Start positions: SP number <-> back rank, random and die-roll set-ups, the
+set-ups of shuffle and LRS chess.
 
 SP numbers follow the standard (Scharnagl) scheme: SP 518 = RNBQKBNR,
 SP 0 = BBQNNRKR, SP 959 = RKRNNQBB.
@@ -9,6 +10,8 @@ CLASSICAL_SP = 518
 
 # Where the two knights go among the five squares left after bishops and queen.
 KNIGHT_PLACES = ((0, 1), (0, 2), (0, 3), (0, 4), (1, 2), (1, 3), (1, 4), (2, 3), (2, 4), (3, 4))
+# Shuffle chess keeps R.K at a, e, h; these files take Q, B, B, N, N.
+SHUFFLE_FILES = (1, 2, 3, 5, 6)
 
 
 def backrank(sp):
@@ -116,3 +119,47 @@ def start_fen(white_rank, black_rank=None, castling=True):
     rights = "KQkq" if castling else "-"
     return "%s/pppppppp/8/8/8/8/PPPPPPPP/%s w %s - 0 1" % (
         black_rank.lower(), white_rank.upper(), rights)
+
+
+def shuffle_rank(n):
+    """Set-up 0-17 of shuffle chess: bishops on opposite colours, R.K on a, e, h."""
+    rank = ["R", "", "", "", "K", "", "", "R"]
+    n, light = divmod(n, 3)
+    n, dark = divmod(n, 2)
+    rank[(1, 3, 5)[light]] = "B"
+    rank[(2, 6)[dark]] = "B"
+    empty = [f for f in SHUFFLE_FILES if not rank[f]]
+    rank[empty.pop(n)] = "Q"
+    for f in empty:
+        rank[f] = "N"
+    return "".join(rank)
+
+
+def lrs_rank(n):
+    """Arrangement 0-5039 of R, N, B, Q, K, B, N, R with no restriction."""
+    pieces = list("BBKNNQRR")
+    rank = ""
+    while pieces:
+        choices = sorted(set(pieces))
+        # Count arrangements that start with each piece to index into them.
+        for letter in choices:
+            rest = list(pieces)
+            rest.remove(letter)
+            count = _arrangements(rest)
+            if n < count:
+                rank += letter
+                pieces = rest
+                break
+            n -= count
+    return rank
+
+
+def _arrangements(pieces):
+    total = 1
+    for i in range(2, len(pieces) + 1):
+        total *= i
+    for letter in set(pieces):
+        k = pieces.count(letter)
+        for i in range(2, k + 1):
+            total //= i
+    return total

@@ -4,13 +4,17 @@
 search polls the input every few hundred nodes without blocking.
 """
 import sys
+from array import array
 
 from . import VERSION
-from .game import Game
+from .history import History
+from .movegen import legal_moves
+from .position import CLASSICAL_FEN
 from .rules import Rules
-from .notation import parse_uci, uci_text
 from .search import MATE, MATE_BOUND, Limits, Search
 from .tt import DEFAULT_KB
+from .lines import text
+from .ucimove import parse_uci, uci_text
 
 OPTIONS = (
     "option name Hash type spin default 0 min 0 max 1024",
@@ -22,6 +26,8 @@ OPTIONS = (
     "option name Move Overhead type spin default 30 min 0 max 5000",
     "option name Threads type spin default 1 min 1 max 1",
 )
+
+LONG_LINE = 1024  # bytes of input line buffer to start with (see main)
 
 GO_NUMBERS = ("depth", "nodes", "movetime", "wtime", "btime", "winc", "binc", "movestogo",
               "mate")
@@ -36,14 +42,16 @@ class Uci:
     def __init__(self, reader, out=None, hash_kb=None):
         self.reader = reader
         self.out = out or _write
-        self.search = Search(hash_kb)  # None: tt.default_kb() for this heap
+        self.game = History("classical", CLASSICAL_FEN)  # all UCI needs of a game
+        # After the game: a table sized by the free heap (hash_kb None,
+        # tt.default_kb()) leaves the game's buffers their room.
+        self.search = Search(hash_kb)
         self.search.poll = self._poll
         self.search.on_info = self._info
         self.chess960 = False
         self.skill = 20
         self.limit_strength = False
         self.elo = 2200
-        self.game = Game("classical")
         self.setup = None  # the last position command's rules and FEN
         self.moves_key = 0  # and a key of its moves (see cmd_position)
         self.pending = []  # lines that arrived during a search, handled after it
@@ -60,24 +68,47 @@ class Uci:
             self.handle(line)
 
     def handle(self, line):
-        words = line.split()
-        if not words:
+        if not isinstance(line, str):  # a long line, handed over in the line buffer
+            start, end = _word(line, 0, _end(line))
+            if end - start == 8 and line.startswith(b"position", start):
+                self._position(line, end)
+                return
+            line = text(line)
+        if "\t" in line:
+            line = line.replace("\t", " ")
+        start = 0
+        while start < len(line) and line[start] == " ":
+            start += 1
+        end = line.find(" ", start)
+        end = len(line) if end < 0 else end
+        if start == end:
             return
-        command = words[0]
+        command = line[start:end]
         handler = COMMANDS.get(command)
         if handler is None:
             self.out("info string unknown command: %s" % _clip(line))
-            return
+        elif command == "position":
+            self._position(line.encode(), end)
+        else:
+            try:
+                handler(self, line[end:].split())
+            except ValueError as e:
+                self.out("info string %s: %s" % (command, e))
+
+    def _position(self, line, at):
+        # A long game's line is read where it lies, as bytes: split() would
+        # make a string of every move, a burden on a small heap.
         try:
-            handler(self, words[1:])
+            self.cmd_position(line, at)
         except ValueError as e:
-            self.out("info string %s: %s" % (command, e))
+            self.out("info string position: %s" % e)
 
     def _poll(self):
         """Called by the search: True to stop it."""
         line = self.reader.poll()
         if line is None:
             return False
+        line = text(line)  # kept for later: the line buffer is not
         command = line.strip()
         if command == "isready":
             self.out("readyok")
@@ -143,50 +174,65 @@ class Uci:
 
     def cmd_ucinewgame(self, args):
         self.search.tt.clear()
-        self.game = self.search.game = self.search.pos = None  # the old game goes first
-        self.game = Game("classical")
+        self._fresh_game("classical", CLASSICAL_FEN)  # the same object: no new buffers
         self.setup = None  # the next position is set up from scratch
 
-    def cmd_position(self, args):
-        if not args:
+    def cmd_position(self, line, at=0):
+        """`position startpos|fen FEN [moves ...]`: the words of `line` (bytes,
+        to a "\n" if there is one) from index `at` on."""
+        n = _end(line)
+        first, after = _word(line, at, n)
+        cut = _find_word(line, b"moves", after, n)  # where the moves begin, or n
+        more = _word(line, after, n)[0] < cut
+        if after - first == 8 and line.startswith(b"startpos", first) and not more:
+            fen = CLASSICAL_FEN
+        elif after - first == 3 and line.startswith(b"fen", first) and more:
+            fen = _words_text(line, after, cut)
+        elif first == n or first == cut:
             raise ValueError("expected: position startpos|fen FEN [moves ...]")
-        moves = []
-        if "moves" in args:
-            cut = args.index("moves")
-            args, moves = args[:cut], args[cut + 1:]
-        if args[0] == "startpos" and len(args) == 1:
-            fen = None
-        elif args[0] == "fen" and len(args) > 1:
-            fen = " ".join(args[1:])
         else:
-            raise ValueError("expected startpos or fen FEN, got %r" % " ".join(args))
-        fen = fen or "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+            raise ValueError("expected startpos or fen FEN, got %r" % _words_text(line, first, cut))
         rules = "chess960" if self.chess960 else "classical"
-        setup = rules + " " + fen
+        setup = (rules, fen)
         game = self.game
         played = len(game.moves)
         # A GUI sends the whole game with every move. When it is the game we
         # have, a move or two on, only those are played: no replay, and no
         # new game object to cut up a small heap.
-        same = setup == self.setup and len(moves) >= played and \
-            _words_key(moves, played) == self.moves_key
-        kept = (game.rules.name, game.start_fen, game.moves, played)
+        moves_at = min(cut + 5, n)
+        count, key, known, known_at = _moves_key(line, moves_at, n, played)
+        same = setup == self.setup and count >= played and known == self.moves_key
+        # What to go back to if a move is bad: the moves so far are kept in
+        # place when the game goes on, else copied (the game's array is reused).
+        kept = None if same else (game.rules.name, game.start_fen, array("H", game.moves))
         try:
+            number = played  # moves of the line already played
             if not same:
                 game = self._fresh_game(rules, fen)
-            for i in range(played if same else 0, len(moves)):
+                number = 0
+                known_at = moves_at
+            start, end = _word(line, known_at, n)
+            while start < n:
+                number += 1
+                move = str(memoryview(line)[start:end], "ascii")
                 try:
-                    game.push(parse_uci(game.pos, moves[i], game.legal_moves()))
+                    # The legal moves in the game's own buffer, not a new list.
+                    legal = memoryview(game.buf)[:legal_moves(game.pos, game.buf, 0)]
+                    game.push(parse_uci(game.pos, move, legal))
                 except ValueError as e:
                     raise ValueError("move %d (%s): %s; position not changed"
-                                     % (i + 1, moves[i], e))
+                                     % (number, move, e))
+                start, end = _word(line, end, n)
         except ValueError:
-            game = self._fresh_game(kept[0], kept[1])
-            for i in range(kept[3]):
-                game.push(kept[2][i])
+            if kept is None:
+                game.truncate(played)
+            else:
+                game = self._fresh_game(kept[0], kept[1])
+                for move in kept[2]:
+                    game.push(move)
             raise
         self.setup = setup
-        self.moves_key = _words_key(moves, len(moves))
+        self.moves_key = key
 
     def _fresh_game(self, rules, fen):
         """self.game, the same object, set up anew from `fen` under `rules`."""
@@ -235,6 +281,8 @@ class Uci:
         """`go infinite` must not answer before `stop`, even after a mate is found."""
         while self.running:
             line = self.reader.readline()
+            if line is not None:
+                line = text(line)
             if line is None or line.strip() in ("stop", "quit"):
                 self.running = line is not None and line.strip() != "quit"
                 return
@@ -313,18 +361,79 @@ def _write(text):
 def main(argv=None):
     """`micro960 uci`: a UCI engine on stdin/stdout."""
     from .lines import StdinLines
-    engine = Uci(StdinLines())
+    # The line buffer at the size of a long game's `position` line (some 190
+    # plies), made now in one piece rather than doubled in a full heap later.
+    engine = Uci(StdinLines(size=LONG_LINE, raw=True))
     engine.loop()
     return 0
 
 
-def _words_key(words, count):
-    """A 24-bit key of the text of words[:count], to see that a GUI's list of
-    moves begins with the moves of our game. (24 bits keep every step a
-    small int on a 32-bit board.)"""
-    key = count
-    for i in range(count):
-        for ch in words[i]:
-            key = (key * 31 + ord(ch)) & 0xFFFFFF
+def _end(line):
+    """Where the bytes of a line end: at its "\n" if it has one."""
+    end = line.find(b"\n")
+    return len(line) if end < 0 else end
+
+
+def _word(line, i, n):
+    """(start, end) of the first space-separated word of the bytes line[:n]
+    at or after index i; (n, n) when there is none."""
+    while i < n and line[i] == 32:
+        i += 1
+    end = line.find(b" ", i, n)
+    return i, n if end < 0 else end
+
+
+def _words_text(line, start, end):
+    """The words of the bytes line[start:end] as a string, one space apart."""
+    start = _word(line, start, end)[0]
+    while end > start and line[end - 1] == 32:
+        end -= 1
+    words = str(memoryview(line)[start:end], "ascii")
+    return " ".join(words.split()) if "  " in words else words
+
+
+def _find_word(line, word, i, n):
+    """The index of the first whole `word` in the bytes line[:n] at or after i, else n."""
+    start, end = _word(line, i, n)
+    while start < end:
+        if end - start == len(word) and line.startswith(word, start):
+            return start
+        start, end = _word(line, end, n)
+    return n
+
+
+def _moves_key(line, i, n, prefix):
+    """(number of words, key of them all, key of the first `prefix`, index
+    where they end) for the words of the bytes line[i:n]: 24-bit keys of
+    their text, to see that a GUI's list of moves begins with the moves of
+    our game without keeping the text. (24 bits keep every step a small int
+    on a 32-bit board.)"""
+    count = 0
+    key = 0
+    known = 0 if prefix == 0 else -1
+    known_at = i
+    at = -1
+    in_word = False
+    for code in line:
+        at += 1
+        if at < i:
+            continue
+        if at >= n:
+            break
+        if code != 32:
+            key = (key * 31 + code) & 0xFFFFFF
+            in_word = True
+        elif in_word:
+            key = (key * 31 + 32) & 0xFFFFFF
+            in_word = False
+            count += 1
+            if count == prefix:
+                known = key
+                known_at = at
+    if in_word:
         key = (key * 31 + 32) & 0xFFFFFF
-    return key
+        count += 1
+        if count == prefix:
+            known = key
+            known_at = n
+    return count, key, known, known_at

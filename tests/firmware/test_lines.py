@@ -2,7 +2,7 @@
 
 Runs on CPython and, through tests/mprun.py, on the MicroPython unix port.
 """
-from micro960.lines import BELL, CONSOLE_LIMIT, RUB_OUT, LineEditor
+from micro960.lines import BELL, CONSOLE_LIMIT, RAW_OVER, RUB_OUT, LineEditor, text
 
 
 def typed(text, echo=False, limit=None, editor=None):
@@ -111,3 +111,21 @@ def test_finish_returns_an_unended_last_line():
     lines, _, editor = typed("quit")
     assert lines == [] and editor.finish() == "quit"
     assert editor.finish() is None
+
+
+def test_raw_hands_long_lines_over_in_the_buffer_itself():
+    # The UCI engine reads a long game's position line where it lies.
+    editor = LineEditor(size=512)
+    editor.raw = True
+    long_line = "position startpos moves" + " e2e4" * 60
+    short = "isready"
+    lines, _, _ = typed(short + "\n" + long_line + "\n", editor=editor)
+    assert lines[0] == short
+    # (valid until the next character is fed)
+    assert len(long_line) > RAW_OVER and lines[1] is editor.buffer
+    assert text(lines[1]) == long_line and text(short) == short
+    assert typed(short + "\n", editor=editor)[0] == [short]
+    # A line that fills the buffer exactly has no end mark.
+    full = "x" * len(editor.buffer)
+    lines, _, _ = typed(full + "\n", editor=editor)
+    assert text(lines[0]) == full

@@ -1,7 +1,9 @@
 """Start positions: the SP table, die rolls, random set-ups and rule sets."""
 from micro960.position import Position
-from micro960.rules import Rules, lrs_rank, shuffle_rank
-from micro960.startpos import backrank, random_sp, sp_from_dice, sp_number, start_fen
+from micro960.rules import Rules
+from micro960.startpos import (
+    backrank, lrs_rank, random_sp, shuffle_rank, sp_from_dice, sp_number, start_fen,
+)
 
 from support import raises, tsv_rows
 

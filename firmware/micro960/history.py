@@ -1,0 +1,95 @@
+"""A game's history: its start position, the moves played since and the
+positions they passed through, for repetitions.
+
+This is all the UCI engine keeps of a game (and all the search asks of one);
+game.py builds the rest of a game on it: results, claims, undo, text.
+"""
+from array import array
+
+from .compat import zeros
+from .movegen import legal_moves, move_buffer
+from .position import Position, ep_key
+from .rules import Rules
+
+# Positions kept for repetition: every position since the last capture or
+# pawn move, which the 75-move rule limits to 151.
+REMEMBERED = 152
+# Room for the moves (two bytes a ply) made once: a long game appends into it
+# rather than regrowing the array in a heap that is full and cut up by then.
+# The array is emptied and cut short in place, which keeps its room.
+RESERVED_PLIES = 300
+_NO_MOVES = array("H")
+
+
+class History:
+    def __init__(self, rules="chess960", fen=None, number=None, black_number=None):
+        self.rules = rules if isinstance(rules, Rules) else Rules(rules)
+        self.pos = Position()
+        self.rules.apply(self.pos)
+        self.buf = move_buffer()
+        self.new(fen, number, black_number)
+
+    def new(self, fen=None, number=None, black_number=None):
+        """Start again from a FEN, a set-up number, or a random set-up."""
+        if fen is None:
+            fen = self.rules.start_fen(number, black_number)
+        self.pos.set_fen(fen)  # raises ValueError before anything changes
+        self.start_fen = self.pos.fen(ep_when="pseudo")
+        if getattr(self, "moves", None) is None:
+            self.moves = zeros("H", RESERVED_PLIES)
+        self.moves[0:] = _NO_MOVES  # the same array for every game
+        # Two independent 30-bit keys per position, in rings indexed by ply;
+        # a new game reuses the old one's (a small heap is kept whole).
+        if getattr(self, "keys", None) is None:
+            self.keys = zeros("i", REMEMBERED)
+            self.checks = zeros("i", REMEMBERED)
+        self._remember()
+
+    def legal_moves(self):
+        return [self.buf[i] for i in range(legal_moves(self.pos, self.buf, 0))]
+
+    def push(self, move):
+        """Play a move already known to be legal."""
+        self.pos.push(move)
+        self.pos.commit()
+        self.moves.append(move)
+        self._remember()
+
+    def truncate(self, plies):
+        """Take back the moves after the first `plies`."""
+        self.moves[plies:] = _NO_MOVES
+        self.rebuild()
+
+    def rebuild(self):
+        """Set the position up again from the start position and the moves."""
+        moves = array("H", self.moves)  # a copy: the array is emptied and filled again
+        self.pos.set_fen(self.start_fen)
+        self.moves[0:] = _NO_MOVES
+        self._remember()
+        for move in moves:
+            self.push(move)
+
+    def _remember(self):
+        """Keep two independent 30-bit keys of the position for repetition."""
+        pos = self.pos
+        key = pos.key
+        if pos.ep and not pos.has_legal_ep(self.buf):
+            key ^= ep_key(pos.ep)  # an en passant square nobody can use is no difference
+        check = pos.side + pos.rights * 32
+        for sq in range(21, 99):
+            check = (check * 31 + pos.board[sq]) & 0x3FFFFFFF
+        i = len(self.moves) % REMEMBERED
+        self.keys[i] = key
+        self.checks[i] = check
+
+    def seen_before(self, key, first, last):
+        """Did a position with this key stand `first` to `last` plies (stepping
+        by two) before the current one? The search asks this for repetitions
+        reaching back past its root."""
+        ply = len(self.moves)
+        for back in range(first, last + 1, 2):
+            if back > ply or back >= REMEMBERED:
+                return False
+            if self.keys[(ply - back) % REMEMBERED] == key:
+                return True
+        return False
