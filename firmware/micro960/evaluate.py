@@ -41,18 +41,20 @@ def _value(kind, file, rank):
     return mg, 12 * centre - 30
 
 
-def _tables():
+def _tables(value):
+    """TABLE from value(kind, file, rank)."""
     table = zeros("H", 2 * EG)
     for kind in range(1, 7):
         for sq in range(64):
-            mg, eg = _value(kind, sq & 7, sq >> 3)
+            mg, eg = value(kind, sq & 7, sq >> 3)
             for row, s in ((kind - 1, sq), (kind + 7, sq ^ 56)):  # black mirrors white
                 table[(row << 6) | s] = mg + BIAS
                 table[EG + ((row << 6) | s)] = eg + BIAS
     return table
 
 
-TABLE = _tables()
+TABLE = _tables(_value)
+del _tables, _value  # run once: their code need not stay in the heap
 # Work space for the scoring loop: the game-phase weight of each piece type
 # (24 with all pieces on, 0 with only kings and pawns), then per file the
 # white and black pawn counts, the lowest white and highest black pawn rank.
