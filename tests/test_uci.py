@@ -362,6 +362,18 @@ def test_malformed_input_gets_an_info_string_and_keeps_the_position(raw):
     assert raw.expect("bestmove")[1] == "bestmove a1a8"
 
 
+def test_line_noise_that_is_not_utf8_is_ignored(raw):
+    """Bytes that are not UTF-8 (a noisy serial line) are dropped, as any
+    character that is not ASCII: no crash, and no line is swallowed."""
+    raw.send("position fen " + MATE_IN_ONE)
+    raw.process.stdin.buffer.write(b"\xff\xfe\x80isready\n\xc3hello\n")
+    raw.process.stdin.buffer.flush()
+    raw.expect("readyok")
+    assert raw.expect("info string")[1] == "info string unknown command: hello"
+    raw.send("go depth 2")
+    assert raw.expect("bestmove")[1] == "bestmove a1a8"
+
+
 def _random_game(sp, plies, seed=1):
     board = chess.Board.from_chess960_pos(sp)
     rng = random.Random(seed)

@@ -243,12 +243,27 @@ class _PolledLines:
         self.poller = select.poll()
         self.poller.register(stream, select.POLLIN)
         self.ended = False
+        # Bytes, where the stream has them: reading text, MicroPython takes a
+        # byte that is not UTF-8 (line noise) for the start of a long
+        # character, swallows what follows and raises UnicodeError.
+        self.bytes = getattr(stream, "buffer", None)
+
+    def _read_char(self):
+        """One character, "" at the end of input. (A byte that is not ASCII
+        comes as a character the editor ignores, as it does on CPython.)"""
+        if self.bytes is None:
+            try:
+                return self.stream.read(1)
+            except UnicodeError:
+                return "\x80"
+        byte = self.bytes.read(1)
+        return chr(byte[0]) if byte else ""
 
     def _read(self, timeout):
         """Read what is ready (waiting up to `timeout` ms for the first
         character, -1 for ever); a finished line, or None."""
         while not self.ended and self.poller.poll(timeout):
-            ch = self.stream.read(1)
+            ch = self._read_char()
             if not ch:
                 self.ended = True
                 break
