@@ -287,7 +287,9 @@ def test_board_settings_are_checked():
             Config(Settings)
 
 
-MICROPYTHON_LOOP = r'''
+# The sensor matrix and LEDs of a board, faked, with its settings; both
+# scripts below build a sensor board on them and play e2-e4 by hand.
+BOARD_SCRIPT = r'''
 import sys
 sys.path[:0] = [%(firmware)r, %(fakes)r]
 from fake_hardware import FakeMachine, FakeNeoPixelModule, Matrix
@@ -302,7 +304,25 @@ class Wiring:
     LED_DRIVER = "ws2812"
     LED_PIN = 22
     LED_COUNT = 64
+    HASH_KB = 16
+    EBOARD_SP = 518
+    EBOARD_THINK_MS = 300
 
+machine = FakeMachine()
+closed = to_ranks(%(start)d, bytearray(8))
+Matrix(machine, Wiring.MATRIX_ROW_PINS, Wiring.MATRIX_COL_PINS, closed)
+neopixel = FakeNeoPixelModule()
+'''
+E2_E4 = '''
+board.start()
+closed[1] ^= 16
+machine.timers[0].fire(4)
+closed[3] |= 16
+machine.timers[0].fire(4)
+board.step()
+'''
+
+MICROPYTHON_LOOP = BOARD_SCRIPT + r'''
 class Game:
     leds = ("off", 0)
     def __init__(self):
@@ -319,18 +339,9 @@ class Game:
     def think(self):
         pass
 
-machine = FakeMachine()
-closed = to_ranks(%(start)d, bytearray(8))
-Matrix(machine, Wiring.MATRIX_ROW_PINS, Wiring.MATRIX_COL_PINS, closed)
-neopixel = FakeNeoPixelModule()
 game = Game()
 board = sensorboard.build(Config(Wiring), machine, neopixel, game)
-board.start()
-closed[1] ^= 16
-machine.timers[0].fire(4)
-closed[3] |= 16
-machine.timers[0].fire(4)
-board.step()
+''' + E2_E4 + r'''
 print(" / ".join(game.calls))
 print([i for i in range(64) if neopixel.frames[-1][i] != (0, 0, 0)])
 '''
@@ -361,38 +372,9 @@ def test_main_in_eboard_mode_without_sensors_falls_back_to_the_console(tmp_path)
     assert "press Enter to play" in output, output
 
 
-REAL_GAME_ON_MICROPYTHON = r'''
-import gc
-import sys
-sys.path[:0] = [%(firmware)r, %(fakes)r]
-from fake_hardware import FakeMachine, FakeNeoPixelModule, Matrix
-from micro960 import sensorboard
-from micro960.board import Config
-from micro960.occupancy import to_ranks
-
-class Wiring:
-    SENSOR_DRIVER = "matrix"
-    MATRIX_ROW_PINS = (2, 3, 4, 5, 6, 7, 8, 9)
-    MATRIX_COL_PINS = (10, 11, 12, 13, 14, 15, 16, 17)
-    LED_DRIVER = "ws2812"
-    LED_PIN = 22
-    LED_COUNT = 64
-    HASH_KB = 16
-    EBOARD_SP = 518
-    EBOARD_THINK_MS = 300
-
-machine = FakeMachine()
-closed = to_ranks(%(start)d, bytearray(8))
-Matrix(machine, Wiring.MATRIX_ROW_PINS, Wiring.MATRIX_COL_PINS, closed)
-neopixel = FakeNeoPixelModule()
+REAL_GAME_ON_MICROPYTHON = BOARD_SCRIPT + r'''
 board = sensorboard.build(Config(Wiring), machine, neopixel, out=lambda text: None)
-board.start()
-timer = machine.timers[0]
-closed[1] ^= 16
-timer.fire(4)
-closed[3] |= 16
-timer.fire(4)
-board.step()
+''' + E2_E4 + r'''
 kind, mask = board.game.leds
 lit = [i for i in range(64) if neopixel.frames[-1][i] != (0, 0, 0)]
 print(" ".join(board.game.game.san_moves()), kind, len(lit), mask == sum(1 << i for i in lit))
