@@ -278,9 +278,9 @@ class Search:
             # Null move: if passing still beats beta, a real move will too.
             if null_ok and depth >= 2 and static >= beta and self._has_pieces(us):
                 pos.push_null()
-                r = 3 + depth // 4 + min(3, (static - beta) // 200)
-                score = -self._search(depth - r, -beta, -beta + 1, ply + 1,
-                                      start, False)
+                margin = (static - beta) // 200  # far above beta: reduce more
+                score = -self._search(depth - 3 - depth // 4 - (margin if margin < 3 else 3),
+                                      -beta, -beta + 1, ply + 1, start, False)
                 pos.pop_null()
                 if self.stopped:
                     return 0
