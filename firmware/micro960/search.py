@@ -1,7 +1,8 @@
 """The search: iterative deepening, principal-variation alpha-beta with
 aspiration windows, quiescence, a transposition table, null-move pruning,
 futility and late-move pruning, late-move reductions, internal iterative
-reduction, killers and history.
+reduction, killers and history. Where the static score is no better than two
+plies before (the side to move is not "improving"), it prunes and reduces more.
 
 Everything it needs per node lives in buffers made once, so searching
 allocates nothing per node.
@@ -69,6 +70,7 @@ class Search:
         self.order = zeros("H", buffer_moves)  # ordering score of each move
         self.frames = frames()  # quiescence's per-ply state
         self.killers = zeros("H", 2 * MAX_PLY)
+        self.statics = zeros("h", MAX_PLY + 1)  # static score by ply, to see if it improves
         self.history = zeros("H", 14 * 64)  # by (piece - 9, to-square), as Zobrist keys
         self.root_moves = self.root_scores = None  # at lower skill: every root move's score
         # Last, so that a table sized by the free heap (hash_kb None) leaves
@@ -264,17 +266,27 @@ class Search:
         # Late-move pruning: near the leaves, quiet moves this late in the
         # order are skipped (with no check to answer and no PV to keep).
         late = 999
-        if depth <= 3 and not in_check and not pv_node and ply:
-            late = 3 + depth * depth
-        if not in_check and not pv_node and ply:
+        statics = self.statics
+        improving = 1
+        if in_check:
+            statics[ply] = -INFINITE
+        else:
             static = white_score(board, pos.squares, pos.counts, pos.kings, TO64, TABLE, WORK,
                                  state[_RIGHTS])
             if us != _WHITE:
                 static = -static
+            statics[ply] = static
+            # Worse than two plies ago: this line is going nowhere, prune harder.
+            if ply >= 2 and static <= statics[ply - 2]:
+                improving = 0
+        if depth <= 3 and not in_check and not pv_node and ply:
+            late = (3 + depth * depth) // (2 - improving)
+        if not in_check and not pv_node and ply:
             futile = depth <= 2 and static + 150 * depth <= alpha and abs(alpha) < MATE_BOUND
             # Reverse futility: far above beta near the leaves, take the cut.
-            if depth <= 5 and static - 100 * depth >= beta and abs(beta) < MATE_BOUND:
-                return static - 100 * depth
+            margin = 100 * (depth - improving)
+            if depth <= 5 and static - margin >= beta and abs(beta) < MATE_BOUND:
+                return static - margin
             # Null move: if passing still beats beta, a real move will too.
             if null_ok and depth >= 2 and static >= beta and self._has_pieces(us):
                 pos.push_null()
@@ -344,6 +356,8 @@ class Search:
                                        (legal if legal < 32 else 31)]
                     if pv_node and reduce:
                         reduce -= 1
+                    if not improving:
+                        reduce += 1
                 score = -(quiesce(self, -alpha - 1, -alpha, ply + 1, end) if depth <= 1 + reduce
                           else self._search(depth - 1 - reduce, -alpha - 1, -alpha, ply + 1, end,
                                             True))
