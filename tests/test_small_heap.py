@@ -26,6 +26,7 @@ made larger by the image's size: HEAP is what is left besides the image.
 """
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -88,6 +89,57 @@ def test_a_complete_game_in_a_small_heap():
     result = subprocess.run([sys.executable, __file__, HEAP], cwd=REPO, capture_output=True,
                             text=True, timeout=600)
     assert result.stdout.startswith("OK"), result.stdout + result.stderr[-3000:]
+
+
+def test_a_long_game_in_a_small_heap():
+    """A `position` line of nearly 300 plies (as many as a game keeps room
+    for) is read, played and searched at 96K; an illegal last move is refused
+    with the position kept as it was."""
+    import chess
+    board = chess.Board()
+    shuffle = ("g1f3", "g8f6", "f3g1", "f6g8")
+    for ply in range(290):
+        board.push_uci(shuffle[ply % 4])
+    engine = subprocess.Popen(
+        [sys.executable, "-m", "host_tools", "uci", "--runtime", "micropython", "--heap", HEAP],
+        cwd=REPO, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
+
+    def ask(line, until):
+        engine.stdin.write(line + "\n")
+        seen = []
+        while not seen or not seen[-1].startswith(until):
+            text = engine.stdout.readline()
+            assert text, "the engine died after: %s" % seen
+            seen.append(text.strip())
+        return seen
+
+    def best_move():
+        moves = " ".join(move.uci() for move in board.move_stack)
+        ask("position startpos moves %s\nisready" % moves, "readyok")
+        return chess.Move.from_uci(ask("go nodes 500", "bestmove")[-1].split()[1])
+
+    signal.alarm(300)  # a hung engine fails the test rather than hanging it
+    try:
+        ask("uci", "uciok")
+        for _ in range(4):
+            move = best_move()
+            assert move in board.legal_moves, (move, board.ply())
+            board.push(move)
+        # The other side's move: refused, and the position stays where it was.
+        wrong = "e2e4" if board.turn == chess.BLACK else "e7e5"
+        moves = " ".join(move.uci() for move in board.move_stack)
+        seen = ask("position startpos moves %s %s\nisready" % (moves, wrong), "readyok")
+        assert any("position not changed" in text for text in seen), seen
+        board.pop()  # the last position the engine accepted, before its own move
+        move = chess.Move.from_uci(ask("go nodes 500", "bestmove")[-1].split()[1])
+        assert move in board.legal_moves, (move, board.ply())
+        engine.stdin.write("quit\n")
+        engine.stdin.flush()
+        assert engine.wait(60) == 0
+    finally:
+        signal.alarm(0)
+        engine.kill()
+        engine.wait()
 
 
 def romfs_image():

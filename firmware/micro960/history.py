@@ -61,16 +61,21 @@ class History:
         self.rebuild()
 
     def rebuild(self):
-        """Set the position up again from the start position and the moves."""
-        moves = array("H", self.moves)  # a copy: the array is emptied and filled again
-        self.pos.set_fen(self.start_fen)
-        self.moves[0:] = _NO_MOVES
-        self._remember()
-        for move in moves:
-            self.push(move)
+        """Set the position up again from the start position and the moves,
+        replayed where they lie: a copy of a long game's moves might not
+        find room in a full heap."""
+        moves = self.moves
+        pos = self.pos
+        pos.set_fen(self.start_fen)
+        self._remember(0)
+        for i in range(len(moves)):
+            pos.push(moves[i])
+            pos.commit()
+            self._remember(i + 1)
 
-    def _remember(self):
-        """Keep two independent 30-bit keys of the position for repetition."""
+    def _remember(self, ply=None):
+        """Keep two independent 30-bit keys of the position (at `ply`, by
+        default the last) for repetition."""
         pos = self.pos
         key = pos.key
         if pos.ep and not pos.has_legal_ep(self.buf):
@@ -78,7 +83,7 @@ class History:
         check = pos.side + pos.rights * 32
         for sq in range(21, 99):
             check = (check * 31 + pos.board[sq]) & 0x3FFFFFFF
-        i = len(self.moves) % REMEMBERED
+        i = (len(self.moves) if ply is None else ply) % REMEMBERED
         self.keys[i] = key
         self.checks[i] = check
 

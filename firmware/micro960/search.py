@@ -73,9 +73,6 @@ class Search:
         self.statics = zeros("h", MAX_PLY + 1)  # static score by ply, to see if it improves
         self.history = zeros("H", 14 * 64)  # by (piece - 9, to-square), as Zobrist keys
         self.root_moves = self.root_scores = None  # at lower skill: every root move's score
-        # Last, so that a table sized by the free heap (hash_kb None) leaves
-        # the buffers above their room.
-        self.tt = TranspositionTable(hash_kb)
         self.root_count = 0
         self.skill = 20
         self.move_overhead = 30
@@ -88,6 +85,15 @@ class Search:
         self.seldepth = 0
         self.stack_peak = 0  # C stack bytes at the deepest node (MicroPython)
         self.stopped = False
+        # Every attribute think() sets is made here, so the object's dict is
+        # full-grown before the table takes the heap: growing it in a full heap
+        # mid-game could fail.
+        self.lrs = False
+        self.start = self.soft = self.hard = self.node_limit = 0
+        self.best_root = self.root_raised = 0
+        # Last, so that a table sized by the free heap (hash_kb None) leaves
+        # the buffers and the dict above their room.
+        self.tt = TranspositionTable(hash_kb)
 
     # ---------------------------------------------------------------- driver
 

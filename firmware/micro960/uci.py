@@ -7,7 +7,7 @@ import sys
 from array import array
 
 from . import VERSION
-from .history import History
+from .history import RESERVED_PLIES, History
 from .movegen import legal_moves
 from .position import CLASSICAL_FEN
 from .rules import Rules
@@ -27,7 +27,9 @@ OPTIONS = (
     "option name Threads type spin default 1 min 1 max 1",
 )
 
-LONG_LINE = 1024  # bytes of input line buffer to start with (see main)
+# Bytes of input line buffer to start with (see main): a `position fen ...
+# moves ...` line for as many plies as the game keeps room for, five bytes a move.
+LONG_LINE = 128 + 5 * RESERVED_PLIES
 
 GO_NUMBERS = ("depth", "nodes", "movetime", "wtime", "btime", "winc", "binc", "movestogo",
               "mate")
@@ -361,8 +363,8 @@ def _write(text):
 def main(argv=None):
     """`micro960 uci`: a UCI engine on stdin/stdout."""
     from .lines import StdinLines
-    # The line buffer at the size of a long game's `position` line (some 190
-    # plies), made now in one piece rather than doubled in a full heap later.
+    # The line buffer at the size of a long game's `position` line, made now
+    # in one piece rather than doubled in a full heap later.
     engine = Uci(StdinLines(size=LONG_LINE, raw=True))
     engine.loop()
     return 0
