@@ -224,8 +224,13 @@ def text(line):
     """A line as a string, also one handed over raw (see LineEditor)."""
     if isinstance(line, str):
         return line
+    return str(memoryview(line)[:raw_end(line)], "ascii")
+
+
+def raw_end(line):
+    """Where a line handed over raw ends: at its "\n" if it has one."""
     end = line.find(b"\n")
-    return str(memoryview(line)[:len(line) if end < 0 else end], "ascii")
+    return len(line) if end < 0 else end
 
 
 def _write(text):

@@ -268,10 +268,6 @@ class Search:
                     return score
         if ply and not hash_move and depth >= 4:
             depth -= 1  # no move known here: search it less deep (internal iterative reduction)
-        futile = False  # quiet moves here cannot lift the score to alpha
-        # Late-move pruning: near the leaves, quiet moves this late in the
-        # order are skipped (with no check to answer and no PV to keep).
-        late = 999
         statics = self.statics
         improving = 1
         if in_check:
@@ -285,9 +281,13 @@ class Search:
             # Worse than two plies ago: this line is going nowhere, prune harder.
             if ply >= 2 and static <= statics[ply - 2]:
                 improving = 0
-        if depth <= 3 and not in_check and not pv_node and ply:
-            late = (3 + depth * depth) // (2 - improving)
+        futile = False  # quiet moves here cannot lift the score to alpha
+        # Late-move pruning: near the leaves, quiet moves this late in the
+        # order are skipped (with no check to answer and no PV to keep).
+        late = 999
         if not in_check and not pv_node and ply:
+            if depth <= 3:
+                late = (3 + depth * depth) // (2 - improving)
             futile = depth <= 2 and static + 150 * depth <= alpha and abs(alpha) < MATE_BOUND
             # Reverse futility: far above beta near the leaves, take the cut.
             margin = 100 * (depth - improving)
@@ -296,8 +296,8 @@ class Search:
             # Null move: if passing still beats beta, a real move will too.
             if null_ok and depth >= 2 and static >= beta and self._has_pieces(us):
                 pos.push_null()
-                margin = (static - beta) // 200  # far above beta: reduce more
-                score = -self._search(depth - 3 - depth // 4 - (margin if margin < 3 else 3),
+                extra = (static - beta) // 200  # far above beta: reduce more
+                score = -self._search(depth - 3 - depth // 4 - (extra if extra < 3 else 3),
                                       -beta, -beta + 1, ply + 1, start, False)
                 pos.pop_null()
                 if self.stopped:

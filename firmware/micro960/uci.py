@@ -13,7 +13,7 @@ from .position import CLASSICAL_FEN
 from .rules import Rules
 from .search import MATE, MATE_BOUND, Limits, Search
 from .tt import DEFAULT_KB
-from .lines import text
+from .lines import raw_end, text
 from .ucimove import parse_uci, uci_text
 
 OPTIONS = (
@@ -71,7 +71,7 @@ class Uci:
 
     def handle(self, line):
         if not isinstance(line, str):  # a long line, handed over in the line buffer
-            start, end = _word(line, 0, _end(line))
+            start, end = _word(line, 0, raw_end(line))
             if end - start == 8 and line.startswith(b"position", start):
                 self._position(line, end)
                 return
@@ -182,7 +182,7 @@ class Uci:
     def cmd_position(self, line, at=0):
         """`position startpos|fen FEN [moves ...]`: the words of `line` (bytes,
         to a "\n" if there is one) from index `at` on."""
-        n = _end(line)
+        n = raw_end(line)
         first, after = _word(line, at, n)
         cut = _find_word(line, b"moves", after, n)  # where the moves begin, or n
         more = _word(line, after, n)[0] < cut
@@ -370,12 +370,6 @@ def main(argv=None):
     return 0
 
 
-def _end(line):
-    """Where the bytes of a line end: at its "\n" if it has one."""
-    end = line.find(b"\n")
-    return len(line) if end < 0 else end
-
-
 def _word(line, i, n):
     """(start, end) of the first space-separated word of the bytes line[:n]
     at or after index i; (n, n) when there is none."""
@@ -414,14 +408,9 @@ def _moves_key(line, i, n, prefix):
     key = 0
     known = 0 if prefix == 0 else -1
     known_at = i
-    at = -1
     in_word = False
-    for code in line:
-        at += 1
-        if at < i:
-            continue
-        if at >= n:
-            break
+    for at in range(i, n):
+        code = line[at]
         if code != 32:
             key = (key * 31 + code) & 0xFFFFFF
             in_word = True
