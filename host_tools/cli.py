@@ -138,7 +138,7 @@ def bench(args):
     if args.perft_suite:
         return benchmarks.perft_suite(args.depth, args.runtime, args.heap or "64K",
                                       max(1, args.every))
-    return benchmarks.bench_search(args.depth, args.heap or "192K")
+    return benchmarks.bench_search(args.depth, args.heap or "192K", max(1, args.repeat))
 
 
 if __name__ == "__main__":
