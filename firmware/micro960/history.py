@@ -43,17 +43,15 @@ class History:
         if getattr(self, "keys", None) is None:
             self.keys = zeros("i", REMEMBERED)
             self.checks = zeros("i", REMEMBERED)
-        self._remember()
+        self._remember(0)
 
     def legal_moves(self):
         return [self.buf[i] for i in range(legal_moves(self.pos, self.buf, 0))]
 
     def push(self, move):
         """Play a move already known to be legal."""
-        self.pos.push(move)
-        self.pos.commit()
+        self._play(move, len(self.moves) + 1)
         self.moves.append(move)
-        self._remember()
 
     def truncate(self, plies):
         """Take back the moves after the first `plies`."""
@@ -65,17 +63,21 @@ class History:
         replayed where they lie: a copy of a long game's moves might not
         find room in a full heap."""
         moves = self.moves
-        pos = self.pos
-        pos.set_fen(self.start_fen)
+        self.pos.set_fen(self.start_fen)
         self._remember(0)
         for i in range(len(moves)):
-            pos.push(moves[i])
-            pos.commit()
-            self._remember(i + 1)
+            self._play(moves[i], i + 1)
 
-    def _remember(self, ply=None):
-        """Keep two independent 30-bit keys of the position (at `ply`, by
-        default the last) for repetition."""
+    def _play(self, move, ply):
+        """Make a legal move for good and remember the position it reaches,
+        the game's `ply`."""
+        self.pos.push(move)
+        self.pos.commit()
+        self._remember(ply)
+
+    def _remember(self, ply):
+        """Keep two independent 30-bit keys of the position at `ply` for
+        repetition."""
         pos = self.pos
         key = pos.key
         if pos.ep and not pos.has_legal_ep(self.buf):
@@ -83,7 +85,7 @@ class History:
         check = pos.side + pos.rights * 32
         for sq in range(21, 99):
             check = (check * 31 + pos.board[sq]) & 0x3FFFFFFF
-        i = (len(self.moves) if ply is None else ply) % REMEMBERED
+        i = ply % REMEMBERED
         self.keys[i] = key
         self.checks[i] = check
 
