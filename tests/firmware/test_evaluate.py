@@ -2,7 +2,8 @@
 
 Each term test compares positions that differ only in what the term looks
 at, with the pieces placed so that the other terms come out the same (or
-cancel), so removing or turning round the term fails the test.
+cancel), so removing or turning round the term fails the test. The margins
+are about half of what the terms give now, to leave room for tuning.
 """
 from micro960.evaluate import evaluate
 from micro960.movegen import legal_moves, move_buffer
@@ -123,7 +124,7 @@ def test_a_rook_likes_a_file_without_its_own_pawns():
     # The rook on a1 is boxed in by the knight either way; only the pawn's
     # file changes, a (closed to the rook) or b (the a-file half-open).
     assert score("6k1/pp6/8/8/8/1P6/N7/R5K1 w - - 0 1") >= \
-        score("6k1/pp6/8/8/8/P7/N7/R5K1 w - - 0 1") + 4
+        score("6k1/pp6/8/8/8/P7/N7/R5K1 w - - 0 1") + 3
 
 
 def test_a_bishop_with_more_squares_is_worth_more():
@@ -139,7 +140,7 @@ def test_pieces_bearing_on_the_king_are_a_danger():
     def queen_gain(king_rank):
         position = king_rank + "/pp3ppp/1qrr4/%s/8/6R1/5PPP/6K1 w - - 0 1"
         return score(position % "7Q") - score(position % "8")
-    assert queen_gain("6k1") >= queen_gain("k7") + 8
+    assert queen_gain("6k1") >= queen_gain("k7") + 6
 
 
 def test_castling_rights_are_worth_keeping():
