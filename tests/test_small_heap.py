@@ -100,18 +100,7 @@ def test_a_long_game_in_a_small_heap():
     shuffle = ("g1f3", "g8f6", "f3g1", "f6g8")
     for ply in range(290):
         board.push_uci(shuffle[ply % 4])
-    engine = subprocess.Popen(
-        [sys.executable, "-m", "host_tools", "uci", "--runtime", "micropython", "--heap", HEAP],
-        cwd=REPO, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
-
-    def ask(line, until):
-        engine.stdin.write(line + "\n")
-        seen = []
-        while not seen or not seen[-1].startswith(until):
-            text = engine.stdout.readline()
-            assert text, "the engine died after: %s" % seen
-            seen.append(text.strip())
-        return seen
+    engine, ask = small_heap_engine()
 
     def best_move():
         moves = " ".join(move.uci() for move in board.move_stack)
@@ -140,6 +129,54 @@ def test_a_long_game_in_a_small_heap():
         signal.alarm(0)
         engine.kill()
         engine.wait()
+
+
+def test_a_game_too_long_for_the_heap_is_refused_and_the_engine_plays_on():
+    """Past the 300 plies a game keeps room for, a 96K heap may have no room
+    for more moves (at 64-bit), nor for a longer line: the position line is
+    refused with an info string, never a crash, and the next one is played."""
+    import chess
+    engine, ask = small_heap_engine()
+    signal.alarm(300)
+    try:
+        ask("uci", "uciok")
+        refused = 0
+        for plies in (310, 400, 800):
+            moves = " ".join(("g1f3", "g8f6", "f3g1", "f6g8")[ply % 4] for ply in range(plies))
+            seen = ask("position startpos moves %s\nisready" % moves, "readyok")
+            refusals = [text for text in seen if text.startswith("info string")]
+            assert all("position not changed" in text or "line too long" in text
+                       for text in refusals), seen
+            refused += len(refusals)
+            # The next position line is read whole and played.
+            reply = ask("position startpos moves e2e4\ngo nodes 300", "bestmove")
+            board = chess.Board()
+            board.push_uci("e2e4")
+            assert chess.Move.from_uci(reply[-1].split()[1]) in board.legal_moves, (plies, reply)
+        assert refused  # 800 plies (4,000 characters) cannot fit 96K with the engine
+    finally:
+        signal.alarm(0)
+        engine.kill()
+        engine.wait()
+
+
+def small_heap_engine():
+    """The UCI engine on MicroPython at HEAP; (process, ask), where
+    ask(line, until) sends a line and returns the engine's lines up to one
+    starting with `until`."""
+    engine = subprocess.Popen(
+        [sys.executable, "-m", "host_tools", "uci", "--runtime", "micropython", "--heap", HEAP],
+        cwd=REPO, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
+
+    def ask(line, until):
+        engine.stdin.write(line + "\n")
+        seen = []
+        while not seen or not seen[-1].startswith(until):
+            text = engine.stdout.readline()
+            assert text, "the engine died after: %s" % seen
+            seen.append(text.strip())
+        return seen
+    return engine, ask
 
 
 def romfs_image():

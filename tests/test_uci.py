@@ -374,6 +374,26 @@ def test_line_noise_that_is_not_utf8_is_ignored(raw):
     assert raw.expect("bestmove")[1] == "bestmove a1a8"
 
 
+def test_a_line_too_long_is_refused_even_when_cut_after_a_whole_move(raw):
+    """The line reader keeps LIMIT characters and one more: spaces after
+    `startpos` put that last one just after a whole move, so the cut line
+    would read as an earlier position of the game. It is refused instead."""
+    from micro960.lines import LIMIT
+    moves = ["g1f3", "g8f6", "f3g1", "f6g8"] * 210 + ["e2e4"]
+    head = "position startpos"
+    line = head + " moves " + " ".join(moves)
+    pad = next(p for p in range(1, 6) if (head + " " * p + line[len(head):])[LIMIT] == " ")
+    raw.send(head + " " * pad + line[len(head):])
+    assert raw.expect("info string")[1] == \
+        "info string line too long (more than %d characters): ignored" % LIMIT
+    raw.send("position startpos moves e2e4")  # and the next line is read whole
+    raw.send("go depth 1")
+    move = chess.Move.from_uci(raw.expect("bestmove")[1].split()[1])
+    board = chess.Board()
+    board.push_uci("e2e4")
+    assert move in board.legal_moves
+
+
 def _random_game(sp, plies, seed=1):
     board = chess.Board.from_chess960_pos(sp)
     rng = random.Random(seed)

@@ -49,9 +49,10 @@ class History:
         return [self.buf[i] for i in range(legal_moves(self.pos, self.buf, 0))]
 
     def push(self, move):
-        """Play a move already known to be legal."""
-        self._play(move, len(self.moves) + 1)
+        """Play a move already known to be legal. (Past the room reserved,
+        the move list grows first: if the heap has no room, nothing changes.)"""
         self.moves.append(move)
+        self._play(move, len(self.moves))
 
     def truncate(self, plies):
         """Take back the moves after the first `plies`."""

@@ -135,17 +135,26 @@ class LineEditor:
         return line
 
     def _add(self, code):
+        if self.length == len(self.buffer) <= self.limit:
+            self._grow()
         if self.length > self.limit:
             if self.echo:
                 self.echo(BELL)
             return
-        size = len(self.buffer)
-        if self.length == size:  # full: double it, up to limit + 1
-            self.buffer.extend(bytes(min(size, self.limit + 1 - size)))
         self.buffer[self.length] = code
         self.length += 1
         if self.echo:
             self.echo(chr(code))
+
+    def _grow(self):
+        """Double the buffer, up to limit + 1 bytes. With no room in the heap
+        for that, the limit comes down to what the buffer holds: this line is
+        then too long, like any longer than the limit, rather than a crash."""
+        size = len(self.buffer)
+        try:
+            self.buffer.extend(bytes(min(size, self.limit + 1 - size)))
+        except MemoryError:
+            self.limit = size - 1
 
     def _rub_out(self, count):
         self.length -= count
@@ -210,6 +219,11 @@ class StdinLines:
         lines console-short so the partial line stays small."""
         self.editor.echo = self.out if echo else None
         self.editor.resize(CONSOLE_LIMIT)
+
+    @property
+    def limit(self):
+        """The longest line kept whole: a longer one comes cut to limit + 1 characters."""
+        return self.editor.limit
 
     def readline(self):
         """The next line (without its end), waiting for it; None at end of input."""

@@ -13,7 +13,7 @@ from .position import CLASSICAL_FEN
 from .rules import Rules
 from .search import MATE, MATE_BOUND, Limits, Search
 from .tt import DEFAULT_KB
-from .lines import raw_end, text
+from .lines import LIMIT, raw_end, text
 from .ucimove import parse_uci, uci_text
 
 OPTIONS = (
@@ -70,6 +70,12 @@ class Uci:
             self.handle(line)
 
     def handle(self, line):
+        # A line cut short must not pass for a shorter one: a `position`
+        # line cut after a whole move would set up an earlier position.
+        limit = self.reader.limit if self.reader else LIMIT
+        if (len(line) if isinstance(line, str) else raw_end(line)) > limit:
+            self.out("info string line too long (more than %d characters): ignored" % limit)
+            return
         if not isinstance(line, str):  # a long line, handed over in the line buffer
             start, end = _word(line, 0, raw_end(line))
             if end - start == 8 and line.startswith(b"position", start):
@@ -216,14 +222,17 @@ class Uci:
             start, end = _word(line, known_at, n)
             while start < n:
                 number += 1
-                move = str(memoryview(line)[start:end], "ascii")
                 try:
+                    move = str(memoryview(line)[start:end], "ascii")
                     # The legal moves in the game's own buffer, not a new list.
                     legal = memoryview(game.buf)[:legal_moves(game.pos, game.buf, 0)]
                     game.push(parse_uci(game.pos, move, legal))
                 except ValueError as e:
                     raise ValueError("move %d (%s): %s; position not changed"
                                      % (number, move, e))
+                except MemoryError:  # a long game in a small heap: refused like a bad move
+                    raise ValueError("move %d: no memory left for a game this long; "
+                                     "position not changed" % number)
                 start, end = _word(line, end, n)
         except ValueError:
             if kept is None:

@@ -4,6 +4,12 @@ Runs on CPython and, through tests/mprun.py, on the MicroPython unix port.
 """
 from micro960.lines import BELL, CONSOLE_LIMIT, RAW_OVER, RUB_OUT, LineEditor, text
 
+try:
+    from unittest import SkipTest
+except ImportError:  # MicroPython: mprun.py skips on any exception of this name
+    class SkipTest(Exception):
+        pass
+
 
 def typed(text, echo=False, limit=None, editor=None):
     """Feed `text` a character at a time: (lines finished, echo written, editor)."""
@@ -129,3 +135,24 @@ def test_raw_hands_long_lines_over_in_the_buffer_itself():
     full = "x" * len(editor.buffer)
     lines, _, _ = typed(full + "\n", editor=editor)
     assert text(lines[0]) == full
+
+
+def test_a_line_longer_than_the_heap_has_room_for_comes_back_too_long():
+    # MicroPython only: with the heap locked, the buffer cannot grow.
+    try:
+        from micropython import heap_lock, heap_unlock
+    except ImportError:
+        raise SkipTest("heap_lock is MicroPython's")
+    editor = LineEditor(size=16)
+    chars = ["x"] * 40  # made before the heap is locked
+    heap_lock()
+    try:
+        for ch in chars:
+            editor.feed(ch)
+    finally:
+        heap_unlock()
+    # The limit came down to what the buffer holds, so the line is one
+    # character over it: too long, like a line over the set limit.
+    assert editor.limit == 15 and len(editor.buffer) == 16
+    assert editor.feed("\n") == "x" * 16
+    assert typed("y" * 5 + "\r", editor=editor)[0] == ["yyyyy"]
