@@ -362,6 +362,71 @@ def test_malformed_input_gets_an_info_string_and_keeps_the_position(raw):
     assert raw.expect("bestmove")[1] == "bestmove a1a8"
 
 
+def test_a_flood_of_lines_during_a_search_is_cut_off_not_kept(raw):
+    """Lines that come during a search wait for its end, MAX_PENDING of them;
+    more (a paste, line noise) are refused with an info string, so that they
+    cannot fill the heap mid-search: 150 KB of them stopped MicroPython with
+    MemoryError when all were kept."""
+    from micro960.uci import MAX_PENDING
+    raw.send("position fen " + MATE_IN_ONE)
+    raw.send("go infinite")
+    raw.expect("info depth")
+    for i in range(300):
+        raw.send("bogus %d %s" % (i, "x" * 500))
+    raw.send("stop")
+    raw.send("isready")
+    said = []  # everything from the first line of the flood on
+    while not said or said[-1] != "readyok":
+        said.append(raw.expect("")[1])
+    assert "bestmove a1a8" in said
+    refused = [line for line in said if "lines wait already" in line]
+    kept = [line for line in said if line.startswith("info string unknown command: bogus")]
+    assert len(refused) == 300 - MAX_PENDING and len(kept) == MAX_PENDING, said[-3:]
+    assert kept[0].startswith("info string unknown command: bogus 0 xxx")
+
+
+# Words of UCI and of positions, for random command lines.
+FUZZ_COMMANDS = ("uci", "isready", "ucinewgame", "position", "go", "stop", "ponderhit", "setoption")
+FUZZ_WORDS = (
+    "uci isready ucinewgame position startpos fen moves go stop ponderhit setoption name "
+    "value Hash UCI_Chess960 Skill Level UCI_Elo UCI_LimitStrength Move Overhead Threads "
+    "true false depth nodes movetime wtime btime winc binc movestogo mate infinite searchmoves "
+    "e2e4 e7e5 a1a8 e1g1 e1h1 O-O -1 0 1 3 99999999999999999999 3.5 abc KQkq HAha w b - e3 "
+    "8/8/8/8/8/8/8/8 k7/8/8/8/8/8/8/K7 rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR").split()
+
+
+@pytest.mark.parametrize("seed", (1, 2))
+def test_random_command_lines_never_stop_the_engine(runtime, seed):
+    """Lines of random UCI words (and now and then random bytes), all sent at
+    once as a flood would come: the engine answers every `go` and `isready`
+    and is still there at the end."""
+    rng = random.Random(seed)
+    lines = []
+    while len(lines) < 300:
+        line = " ".join(rng.choice(FUZZ_WORDS) for _ in range(rng.randint(0, 8)))
+        if rng.random() < 0.7:  # mostly a command, with random words after it
+            line = rng.choice(FUZZ_COMMANDS) + " " + line
+        if rng.random() < 0.1:
+            line = "".join(chr(rng.randint(1, 255)) for _ in range(rng.randint(0, 30)))
+        line = line.replace("\n", " ").replace("\r", " ")
+        if "quit" not in line:
+            lines.append(line + ("\nstop" if "infinite" in line else ""))
+    script = "\n".join(lines) + "\nisready\n"
+    result = subprocess.run(command(runtime), input=script.encode("latin-1"), capture_output=True,
+                            cwd=REPO, timeout=300)
+    out = result.stdout.decode("latin-1")
+    # It read to the end of its input and quit, having answered each
+    # `isready` (during a search too: then at once) and each `go` but those
+    # refused as one line too many during a search.
+    assert result.returncode == 0, (out + result.stderr.decode("latin-1"))[-2000:]
+
+    def answered(command):
+        sent = sum(1 for line in lines if line.split()[:1] == [command])
+        return sent - out.count("lines wait already: " + command)
+    assert out.count("\nbestmove ") == answered("go")
+    assert out.count("readyok") == 1 + answered("isready")
+
+
 def test_line_noise_that_is_not_utf8_is_ignored(raw):
     """Bytes that are not UTF-8 (a noisy serial line) are dropped, as any
     character that is not ASCII: no crash, and no line is swallowed."""

@@ -31,6 +31,10 @@ OPTIONS = (
 # moves ...` line for as many plies as the game keeps room for, five bytes a move.
 LONG_LINE = 128 + 5 * RESERVED_PLIES
 
+# Lines kept while searching, for after the search: a GUI sends a few at
+# most; a flood (a paste, line noise) must not fill the heap mid-search.
+MAX_PENDING = 8
+
 GO_NUMBERS = ("depth", "nodes", "movetime", "wtime", "btime", "winc", "binc", "movestogo",
               "mate")
 
@@ -128,8 +132,16 @@ class Uci:
         elif command == "ponderhit" or not command:
             pass
         else:
-            self.pending.append(line)
+            self._keep(line)
         return False
+
+    def _keep(self, line):
+        """Keep a line that came during a search for after it, if there is room."""
+        if len(self.pending) < MAX_PENDING:
+            self.pending.append(line)
+        else:
+            self.out("info string searching, and %d lines wait already: %s ignored"
+                     % (MAX_PENDING, _clip(line)))
 
     # ------------------------------------------------------------- commands
 
@@ -300,7 +312,7 @@ class Uci:
             if line.strip() == "isready":
                 self.out("readyok")
             else:
-                self.pending.append(line)
+                self._keep(line)
 
     def cmd_stop(self, args):
         pass  # nothing is being searched
