@@ -76,12 +76,14 @@ class Uci:
     def handle(self, line):
         # A line cut short must not pass for a shorter one: a `position`
         # line cut after a whole move would set up an earlier position.
+        raw = not isinstance(line, str)  # a long line, handed over in the line buffer
+        length = raw_end(line) if raw else len(line)
         limit = self.reader.limit if self.reader else LIMIT
-        if (len(line) if isinstance(line, str) else raw_end(line)) > limit:
+        if length > limit:
             self.out("info string line too long (more than %d characters): ignored" % limit)
             return
-        if not isinstance(line, str):  # a long line, handed over in the line buffer
-            start, end = _word(line, 0, raw_end(line))
+        if raw:
+            start, end = _word(line, 0, length)
             if end - start == 8 and line.startswith(b"position", start):
                 self._position(line, end)
                 return
