@@ -28,6 +28,8 @@ HEAPS = {"test_game": "96K", "test_lrs": "96K", "test_pgn": "96K", "test_console
          "test_drivers": "96K",
          # The search with a 4 KB table; 104K was the least that passed.
          "test_search": "112K",
+         # The search watched at every node (frames of the path, FEN strings).
+         "test_selective": "112K",
          # Move inference and games with the engine, as the console game;
          # 144K passed, 128K did not.
          "test_eboard": "192K"}
