@@ -1,0 +1,127 @@
+"""Move ordering (ordering.py) on both runtimes: the order in which pick()
+hands out a node's moves, and what a cut teaches the killers and history.
+"""
+from micro960.compat import zeros
+from micro960.movegen import move_buffer, pseudo_moves
+from micro960.ordering import HISTORY_MAX, order_moves, pick, punish_quiets, reward_cut
+from micro960.position import TO64, Position
+from micro960.ucimove import move_from, move_to, parse_uci, uci_text
+
+# White can take the queen (Nxb5), the rook three ways (the queen's
+# capture is safe: the bishop and the knight stand behind it), a knight
+# while promoting (axb8), a pawn safely (axb4) and a guarded pawn two ways
+# (on e4, each losing material), and can promote without a capture (a8).
+FEN = "1n2k3/P5b1/8/1q1r1p2/1p2p3/PBN5/5PPP/3QR1K1 w - - 0 1"
+
+
+class Node:
+    """A node's move buffer, ordered as the search orders it."""
+
+    def __init__(self, fen=FEN):
+        self.pos = Position(fen)
+        self.moves = move_buffer()
+        self.order = zeros("H", len(self.moves))
+        self.end = pseudo_moves(self.pos, self.moves, 0)
+        self.killers = zeros("H", 4)
+        self.history = zeros("H", 14 * 64)
+
+    def move(self, text):
+        return parse_uci(self.pos, text)
+
+    def cut(self, text, depth):
+        """`text` caused a cut at ply 0, `depth` deep."""
+        reward_cut(self.pos.board, self.killers, self.history, self.move(text), depth, 0)
+
+    def picked(self, hash_move="", guarded=1):
+        """All the moves, in the order pick() hands them out."""
+        order_moves(self.pos.board, self.moves, self.order, 0, self.end,
+                    self.move(hash_move) if hash_move else 0, self.killers[0],
+                    self.killers[1], self.history, guarded)
+        return [uci_text(self.pos, pick(self.moves, self.order, i, self.end))
+                for i in range(self.end)]
+
+    def score(self, text):
+        """The ordering score order_moves gave `text`."""
+        move = self.move(text)
+        for i in range(self.end):
+            if self.moves[i] == move:
+                return self.order[i]
+        raise ValueError(text)
+
+
+def in_groups(picked, groups):
+    """Does `picked` start with the groups in turn, in any order within each
+    (moves of equal score come in the order they were generated)?"""
+    i = 0
+    for group in groups:
+        assert sorted(picked[i:i + len(group)]) == sorted(group), (i, group, picked)
+        i += len(group)
+
+
+def taught():
+    """A node after four cuts: killers h2h3 and f2f4, history for Qh5 and Kh1."""
+    node = Node()
+    node.cut("g1h1", 10)  # history 100
+    node.cut("d1h5", 22)  # history 484
+    node.cut("f2f4", 1)
+    node.cut("h2h3", 1)
+    return node
+
+
+def test_hash_move_then_captures_by_victim_and_attacker_then_killers_then_history():
+    node = taught()
+    picked = node.picked("g2g3")
+    in_groups(picked, [
+        ["g2g3"],  # the hash move, quiet as it is
+        ["a7b8q"],  # takes a knight and makes a queen
+        ["c3b5"],  # takes the queen
+        ["a7a8q"],  # a queen without a capture
+        ["c3d5"], ["b3d5"], ["d1d5"],  # a rook: the least valuable piece first
+        ["a7b8r", "a7b8b", "a7b8n"],  # a knight, by a pawn
+        ["a3b4"],  # a pawn
+        ["h2h3"], ["f2f4"],  # the killers, the latest first
+        ["d1h5"], ["g1h1"],  # quiet moves by history
+        ["c3e4", "e1e4"],  # they lose material: after the good quiet moves
+    ])
+    assert len(picked) == node.end == len(set(picked))
+
+
+def test_losing_captures_stay_among_the_captures_in_quiescence():
+    picked = taught().picked(guarded=0)
+    start = picked.index("a3b4")
+    assert picked[start:start + 4] == ["a3b4", "c3e4", "e1e4", "h2h3"], picked
+
+
+def test_a_cut_by_the_first_killer_again_keeps_the_second():
+    node = taught()
+    node.cut("h2h3", 1)
+    assert (node.killers[0], node.killers[1]) == (node.move("h2h3"), node.move("f2f4"))
+
+
+def test_history_stays_below_the_killers():
+    node = taught()
+    node.cut("d1h5", 200)
+    node.cut("d1h5", 200)
+    node.cut("f2f4", 1)  # the killers again
+    node.cut("h2h3", 1)
+    assert node.picked()[:3] == ["a7b8q", "c3b5", "a7a8q"]
+    assert node.score("d1h5") == HISTORY_MAX
+    assert node.score("d1h5") < node.score("f2f4") < node.score("h2h3")
+
+
+def history_of(node, text):
+    """The history entry of `text`: by moving piece and destination."""
+    move = node.move(text)
+    piece = node.pos.board[move_from(move)]
+    return node.history[((piece - 9) << 6) | TO64[move_to(move)]]
+
+
+def test_quiet_moves_tried_before_a_cut_lose_history_but_captures_and_promotions_do_not():
+    node = taught()
+    node.cut("e1e4", 5)  # (as a quiet move of this rook to e4 would)
+    node.cut("a7a8r", 5)
+    tried = ("d1h5", "g1h1", "e1e4", "a7a8r")
+    for i, text in enumerate(tried):
+        node.moves[node.end + i] = node.move(text)
+    punish_quiets(node.pos.board, node.moves, node.history, node.end, node.end + len(tried), 12)
+    assert [history_of(node, text) for text in tried] == [484 - 144, 0, 25, 25]  # g1h1: 100 - 144, kept at 0
