@@ -4,9 +4,9 @@ A Watch puts itself between the search and its own recursive calls (the
 search calls `self._search`, so an attribute of the instance takes the
 call) and around the position's null move, and checks each rule as the
 tree is searched: null move (never in check, never for a side with only
-pawns and its king), check extension, late-move reductions and their
-re-search, principal-variation search and its re-search, and aspiration
-windows. It keeps only the path from the root, so it fits MicroPython's
+pawns and its king), check extension, late-move reductions (never in
+check, of a checking move or at the root) and their re-search,
+principal-variation search and its re-search, and aspiration windows. It keeps only the path from the root, so it fits MicroPython's
 heap. A broken rule fails every test here, named in the message; each
 test also asserts that its own rule was used, so a rule switched off fails
 too.
@@ -90,9 +90,10 @@ class Watch:
             self.count("null children")
             if depth > parent[0] - 3:
                 self.fail("null move searched %d deep at depth %d" % (depth, parent[0]))
-        elif parent:
-            self._child(parent, key, depth, alpha, beta)
-        frame = [depth, alpha, beta, self.pos.in_check(), 0, 0, "", 0]
+        in_check = self.pos.in_check()
+        if parent and not null_child:
+            self._child(parent, key, depth, alpha, beta, in_check)
+        frame = [depth, alpha, beta, in_check, 0, 0, "", 0]
         self.path.append(frame)
         score = self.inner(depth, alpha, beta, ply, start, null_ok)
         self.path.pop()
@@ -102,7 +103,7 @@ class Watch:
             self._returned(parent, key, depth, alpha, beta, score)
         return score
 
-    def _child(self, parent, key, depth, alpha, beta):
+    def _child(self, parent, key, depth, alpha, beta, gives_check):
         """Rules on how deep and how wide a move's reply is searched."""
         d, _, _, in_check, first, again, why, seen = parent
         parent[7] = seen + 1
@@ -124,8 +125,8 @@ class Watch:
             return
         if depth < first:
             self.count("reduced")
-            if in_check or len(self.path) == 1:
-                self.fail("a move reduced in check or at the root")
+            if in_check or gives_check or len(self.path) == 1:
+                self.fail("a move reduced in check, giving check or at the root")
         if parent[2] - parent[1] > 1:
             if beta - alpha > 1:
                 self.fail("a later move of a PV node searched with a full window first")
