@@ -6,10 +6,10 @@ call) and around the position's null move, and checks each rule as the
 tree is searched: null move (never in check, never for a side with only
 pawns and its king), check extension, late-move reductions (never in
 check, of a checking move or at the root) and their re-search,
-principal-variation search and its re-search, and aspiration windows. It keeps only the path from the root, so it fits MicroPython's
-heap. A broken rule fails every test here, named in the message; each
-test also asserts that its own rule was used, so a rule switched off fails
-too.
+principal-variation search and its re-search, and aspiration windows.
+It keeps only the path from the root, so it fits MicroPython's heap. A
+broken rule fails every test here, named in the message; each test also
+asserts that its own rule was used, so a rule switched off fails too.
 """
 from micro960.game import Game
 from micro960.search import INFINITE, Limits, Search
