@@ -125,6 +125,8 @@ class Watch:
             return
         if depth < first:
             self.count("reduced")
+            if depth < first - 1:
+                self.count("reduced two plies or more")
             if in_check or gives_check or len(self.path) == 1:
                 self.fail("a move reduced in check, giving check or at the root")
         if parent[2] - parent[1] > 1:
@@ -182,6 +184,8 @@ def test_a_reply_to_check_is_searched_a_ply_deeper():
 def test_late_quiet_moves_are_reduced_and_searched_again_when_they_beat_alpha():
     counts = counts_of(6)  # (at depth 5, only a few reduced moves beat alpha)
     assert counts.get("reduced", 0) > 100, counts
+    # Later moves of deeper nodes lose more than one ply (LMR_TABLE).
+    assert counts.get("reduced two plies or more", 0) > 50, counts
     assert counts.get("searched again after a reduction", 0) >= 5, counts
 
 
