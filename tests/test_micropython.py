@@ -32,6 +32,8 @@ HEAPS = {"test_game": "96K", "test_lrs": "96K", "test_pgn": "96K", "test_console
          "test_selective": "112K",
          # Search objects made one after another; 96K did not pass.
          "test_quiescence": "112K",
+         # Tables of up to 4 KB beside the search module (for its mate scores).
+         "test_tt": "96K",
          # Move inference and games with the engine, as the console game;
          # 144K passed, 128K did not.
          "test_eboard": "192K"}

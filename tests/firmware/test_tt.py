@@ -19,6 +19,7 @@ def entry(tt, key):
 
 def test_the_size_in_kb_sets_the_buffers():
     for kb in (1, 2, 4):
+        tt = None  # the old table goes before the new one is made, as in resize()
         tt = TranspositionTable(kb)
         assert tt.size == kb * 1024 // ENTRY_BYTES
         assert len(tt.keys) == len(tt.moves) == len(tt.scores) == len(tt.info) == tt.size
