@@ -192,7 +192,7 @@ def test_late_quiet_moves_are_reduced_and_searched_again_when_they_beat_alpha():
 def test_later_moves_of_a_pv_node_get_a_null_window_then_the_full_one_if_inside():
     counts = counts_of(5)
     assert counts.get("null windows in PV nodes", 0) > 20, counts
-    assert counts.get("searched again with the full window", 0) > 0, counts
+    assert counts.get("searched again with the full window", 0) >= 5, counts
 
 
 def test_aspiration_windows_from_depth_4_and_wider_when_the_score_falls_outside():
