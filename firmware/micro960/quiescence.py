@@ -18,6 +18,7 @@ from .see import VALUES, see_ge
 MATE = const(30000)
 INFINITE = const(32000)
 MAX_PLY = const(32)  # as in search.py
+_CHECK_MASK = const(15)  # search.CHECK_MASK: limits and input every 16 nodes
 _SIDE = const(0)  # position.py's state fields, as constants for viper code
 _EP = const(1)
 _RIGHTS = const(2)
@@ -94,7 +95,7 @@ def quiesce(search, alpha: int, beta: int, ply: int, start: int) -> int:
         if entering:
             # A new node: alpha, beta and start are set for it.
             nodes += 1
-            if (nodes & 63) == 0:
+            if (nodes & _CHECK_MASK) == 0:
                 search.nodes = nodes
                 search._check_limits()
                 stopped = int(search.stopped)

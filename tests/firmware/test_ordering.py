@@ -3,7 +3,8 @@ hands out a node's moves, and what a cut teaches the killers and history.
 """
 from micro960.compat import zeros
 from micro960.movegen import move_buffer, pseudo_moves
-from micro960.ordering import HISTORY_MAX, order_moves, pick, punish_quiets, reward_cut
+from micro960.ordering import (HISTORY_MAX, age_history, order_moves, pick, punish_quiets,
+                               reward_cut)
 from micro960.position import TO64, Position
 from micro960.ucimove import move_from, move_to, parse_uci, uci_text
 
@@ -125,3 +126,11 @@ def test_quiet_moves_tried_before_a_cut_lose_history_but_captures_and_promotions
         node.moves[node.end + i] = node.move(text)
     punish_quiets(node.pos.board, node.moves, node.history, node.end, node.end + len(tried), 12)
     assert [history_of(node, text) for text in tried] == [484 - 144, 0, 25, 25]  # g1h1: 100 - 144, kept at 0
+
+
+def test_a_new_search_keeps_a_quarter_of_the_history():
+    node = taught()
+    node.cut("d1h5", 100)  # 484 + 10000
+    age_history(node.history)
+    assert (history_of(node, "d1h5"), history_of(node, "g1h1")) == (10484 // 4, 100 // 4)
+    assert sum(node.history) == (10484 // 4) + (100 // 4) + 2 * (1 // 4)

@@ -1,5 +1,6 @@
-"""The search on both runtimes: it finds a mate in two, and it allocates
-nothing per node (the heap use of a search does not grow with its size).
+"""The search on both runtimes: it finds a mate in two, it allocates
+nothing per node (the heap use of a search does not grow with its size), and
+it looks at the clock and the input every 16 nodes.
 """
 import gc
 
@@ -84,3 +85,20 @@ def test_the_search_allocates_nothing_per_node():
         # Not one more object for thousands more nodes (a 16-byte object
         # every 100 nodes would be 160 bytes per 1000).
         assert large - small <= 128, (fen, small, few, large, many)
+
+
+def test_the_clock_and_the_input_are_looked_at_every_16_nodes():
+    # At a Pico's 1,000 nodes a second, 16 nodes are some 15 ms: what a
+    # `stop` or the end of the time waits at most.
+    search = Search(HASH_KB)
+    looked = []
+    check_limits = search._check_limits
+
+    def check():
+        looked.append(search.nodes)
+        check_limits()
+
+    search._check_limits = check  # quiescence and _search both call it so
+    search.think(Game(*POSITIONS[0]), Limits(depth=4))
+    assert search.nodes > 1000
+    assert looked == list(range(16, search.nodes + 1, 16)), looked[:20]
