@@ -495,6 +495,44 @@ def test_position_lines_of_a_growing_game_are_read_in_place():
     assert out and "move 41 (e2e5)" in out[-1] and len(engine.game.moves) == len(other)
 
 
+def test_with_no_memory_to_keep_the_old_game_a_new_one_is_still_set_up(monkeypatch):
+    """In a small heap, a long game may leave no room for the copy that a
+    bad move of a new game would go back to (test_small_heap.py meets this
+    at 96K). The new game is set up all the same; a bad move in it leaves
+    the moves before it, and the info string says so."""
+    from micro960 import uci
+    out = []
+    engine = uci.Uci(None, out.append)
+    engine.handle("position startpos moves e2e4 e7e5 g1f3")
+
+    def no_memory(*args):
+        raise MemoryError
+
+    def played(*moves):
+        board = chess.Board()
+        for move in moves:
+            board.push_uci(move)
+        return (len(engine.game.moves), engine.game.pos.fen().split()[:4]) == \
+            (len(moves), board.fen().split()[:4])
+
+    monkeypatch.setattr(uci, "array", no_memory)  # the copy of the old game's moves
+    engine.handle("position startpos moves d2d4 d7d5")
+    assert not out and played("d2d4", "d7d5")
+    engine.handle("position startpos moves c2c4 c7c5 c4c5 b1c3")
+    assert len(out) == 1 and "move 3 (c4c5)" in out[0], out
+    assert "no memory left to keep the previous game, the position is this line's before " \
+        "move 3" in out[0], out
+    assert played("c2c4", "c7c5")
+    # A bad set-up changes nothing, its rules included.
+    engine.handle("setoption name UCI_Chess960 value true")
+    engine.handle("position fen 8/8/8/8/8/8/8/8 w - - 0 1 moves a1a2")
+    assert "position not changed" in out[-1], out
+    assert played("c2c4", "c7c5") and engine.game.rules.name == "classical"
+    # The next line is read from its set-up, as for any other game.
+    engine.handle("position startpos moves c2c4 c7c5 b1c3")
+    assert len(out) == 2 and played("c2c4", "c7c5", "b1c3")
+
+
 def test_a_long_position_line_costs_little_heap_on_micropython():
     """A move on in a 150-ply game: no list of words, no replay."""
     sys.path.insert(0, str(REPO))

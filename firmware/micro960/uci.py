@@ -226,12 +226,17 @@ class Uci:
         same = setup == self.setup and count >= played and known == self.moves_key
         # What to go back to if a move is bad: the moves so far are kept in
         # place when the game goes on, else copied (the game's array is reused).
-        kept = None if same else (game.rules.name, game.start_fen, array("H", game.moves))
+        kept = None
+        if not same:
+            try:
+                kept = (game.rules.name, game.start_fen, array("H", game.moves))
+            except MemoryError:  # a long game in a small heap: see below
+                kept = ()
         try:
             number = played  # moves of the line already played
             if not same:
-                game = self._fresh_game(rules, fen)
                 number = 0
+                game = self._fresh_game(rules, fen)
                 known_at = moves_at
             start, end = _word(line, known_at, n)
             while start < n:
@@ -242,30 +247,42 @@ class Uci:
                     legal = memoryview(game.buf)[:legal_moves(game.pos, game.buf, 0)]
                     game.push(parse_uci(game.pos, move, legal))
                 except ValueError as e:
-                    raise ValueError("move %d (%s): %s; position not changed"
-                                     % (number, move, e))
+                    raise ValueError("move %d (%s): %s" % (number, move, e))
                 except MemoryError:  # a long game in a small heap: refused like a bad move
-                    raise ValueError("move %d: no memory left for a game this long; "
-                                     "position not changed" % number)
+                    raise ValueError("move %d: no memory left for a game this long" % number)
                 start, end = _word(line, end, n)
-        except ValueError:
+        except ValueError as e:
             if kept is None:
                 game.truncate(played)
-            else:
+            elif not number:
+                pass  # the set-up was refused, and _fresh_game changed nothing
+            elif kept:
                 game = self._fresh_game(kept[0], kept[1])
                 for move in kept[2]:
                     game.push(move)
-            raise
+            else:
+                # No room was left to copy the old game: the new one stands
+                # up to the bad move, and the GUI is told so.
+                self.setup = None
+                raise ValueError("%s; with no memory left to keep the previous game, the "
+                                 "position is this line's before move %d" % (e, number))
+            raise ValueError("%s; position not changed" % e)
         self.setup = setup
         self.moves_key = key
 
     def _fresh_game(self, rules, fen):
         """self.game, the same object, set up anew from `fen` under `rules`."""
         game = self.game
-        if game.rules.name != rules:
+        old = game.rules
+        if old.name != rules:
             game.rules = Rules(rules)
             game.rules.apply(game.pos)
-        game.new(fen)
+        try:
+            game.new(fen)  # raises ValueError before it changes anything
+        except ValueError:
+            game.rules = old
+            old.apply(game.pos)
+            raise
         return game
 
     def cmd_go(self, args):
