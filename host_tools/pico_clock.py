@@ -45,7 +45,11 @@ class SlowEngine:
              "-X", "heapsize=%s" % heap, "-c", boot],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
             text=True, bufsize=1)
-        self.ask("uci", "uciok")
+        try:
+            self.ask("uci", "uciok")
+        except (RuntimeError, OSError) as e:  # e.g. an instruction valgrind does not know
+            self.process.kill()
+            raise runtime.ToolMissing("valgrind could not run the engine here (%s)" % e)
         self.ask("setoption name UCI_Chess960 value true\nisready", "readyok")
 
     def ask(self, lines, until):
