@@ -33,7 +33,13 @@ def given_ms(go):
 
 
 class SlowEngine:
-    """The UCI engine on the unix port under lackey; ask() sends lines."""
+    """The UCI engine on the unix port under lackey; ask() sends lines.
+
+    (Not python-chess, as `micro960 match` uses: it sends `position` with
+    every `go`. Here the position is sent first, with `isready`, so that only
+    the search's own time is measured. Reading and setting up a position line
+    takes some 50 ms more at this rate, half of it reading the line one
+    character at a time; a GUI counts that too, and Move Overhead covers it.)"""
 
     def __init__(self, heap="192K"):
         valgrind = shutil.which("valgrind")
