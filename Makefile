@@ -1,6 +1,7 @@
 # make play   play against the engine (MicroPython unix port, 192K heap)
 # make test   the whole test suite, on CPython and on MicroPython
 # make bench  perft speed on both runtimes beside python-chess
+# make fuzz   the fuzz tests with a long budget (FUZZ cases per surface and runtime)
 #
 # The first run makes .venv and installs requirements.txt and this project;
 # later runs reinstall only when requirements.txt or pyproject.toml change.
@@ -9,7 +10,9 @@ PYTHON ?= python3
 VENV := .venv
 STAMP := $(VENV)/requirements.stamp
 
-.PHONY: setup play test bench clean
+.PHONY: setup play test bench fuzz clean
+
+FUZZ ?= 2000
 
 setup: $(STAMP)
 
@@ -24,6 +27,9 @@ play: $(STAMP)
 
 test: $(STAMP)
 	$(VENV)/bin/python -m pytest -q tests
+
+fuzz: $(STAMP)
+	MICRO960_FUZZ_EXAMPLES=$(FUZZ) $(VENV)/bin/python -m pytest -q tests -k fuzz
 
 bench: $(STAMP)
 	$(VENV)/bin/micro960 bench --perft

@@ -18,7 +18,7 @@ FIRMWARE = REPO / "firmware"
 FIRMWARE_TESTS = REPO / "tests" / "firmware"
 DATA = Path(os.environ.get("MICRO960_DATA") or REPO.parent / "shared" / "data").resolve()
 
-for _path in (str(FIRMWARE), str(FIRMWARE_TESTS), str(REPO)):
+for _path in (str(FIRMWARE), str(FIRMWARE_TESTS), str(REPO), str(REPO / "tests")):
     if _path not in sys.path:
         sys.path.insert(0, _path)
 os.environ["MICRO960_DATA"] = str(DATA)
@@ -37,3 +37,13 @@ def data_dir():
         pytest.fail("reference data not found at %s (set MICRO960_DATA)" % DATA)
     return DATA
 
+
+
+def pytest_terminal_summary(terminalreporter):
+    """After a run with fuzz tests, how many cases each surface tried (tests/fuzzing.py)."""
+    import fuzzing
+    lines = fuzzing.report_lines()
+    if lines:
+        terminalreporter.section("fuzz cases")
+        for line in lines:
+            terminalreporter.line(line)
