@@ -195,9 +195,9 @@ def bench_search(depth=5, heap="192K", repeat=3):
 
 def perft_suite(depth, runtime_name="cpython", heap="64K", every=1):
     """Check perft of the 960 start positions and the standard positions against
-    ../shared/data up to `depth`: the deep check that CI cannot afford."""
+    tests/data up to `depth`: the deep check that CI cannot afford."""
     import subprocess
-    data = runtime.REPO.parent / "shared" / "data"
+    data = runtime.REPO / "tests" / "data"
     cases = []
     for line in (data / "perft960.tsv").read_text().splitlines()[1::every]:
         fields = line.split("\t")

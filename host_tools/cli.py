@@ -75,7 +75,7 @@ def build_parser():
                        help="search depth (default 5); with --perft-suite, the perft depth")
     bench.add_argument("--perft-suite", action="store_true",
                        help="check perft of all 960 start positions and the standard "
-                            "positions against ../shared/data to --depth")
+                            "positions against tests/data to --depth")
     bench.add_argument("--every", type=int, default=1,
                        help="with --perft-suite: only every N-th start position")
     bench.add_argument("--runtime", choices=("cpython", "micropython"), default="cpython",

@@ -3,8 +3,8 @@
 Puts firmware/ (the micro960 package) and tests/firmware/ (the firmware test
 modules and their helpers) on sys.path, and tells firmware tests where the
 reference data is through the MICRO960_DATA environment variable, the same
-way tests/mprun.py does on MicroPython. The data lives in ../shared/data
-beside the repository unless MICRO960_DATA already says otherwise.
+way tests/mprun.py does on MicroPython. The data lives in tests/data (made
+by tests/data/make_reference_data.py) unless MICRO960_DATA says otherwise.
 """
 import os
 import tempfile
@@ -16,7 +16,7 @@ import pytest
 REPO = Path(__file__).resolve().parent.parent
 FIRMWARE = REPO / "firmware"
 FIRMWARE_TESTS = REPO / "tests" / "firmware"
-DATA = Path(os.environ.get("MICRO960_DATA") or REPO.parent / "shared" / "data").resolve()
+DATA = Path(os.environ.get("MICRO960_DATA") or REPO / "tests" / "data").resolve()
 
 for _path in (str(FIRMWARE), str(FIRMWARE_TESTS), str(REPO), str(REPO / "tests")):
     if _path not in sys.path:

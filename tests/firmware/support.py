@@ -5,8 +5,8 @@ from micro960.movegen import legal_moves, move_buffer
 
 
 def data_path(name):
-    """A file of ../shared/data; MICRO960_DATA names the folder."""
-    return (os.getenv("MICRO960_DATA") or "../shared/data") + "/" + name
+    """A file of the reference data; MICRO960_DATA names the folder (tests/data)."""
+    return (os.getenv("MICRO960_DATA") or "tests/data") + "/" + name
 
 
 def tsv_rows(name):

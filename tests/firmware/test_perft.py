@@ -11,7 +11,7 @@ from support import tsv_rows
 MAX_DEPTH = 3
 
 # Columns of perft_std.tsv and perft960.tsv.
-STD_FEN, STD_DEPTH, STD_PUBLISHED, STD_STATUS = 1, 2, 3, 8
+STD_FEN, STD_DEPTH, STD_PUBLISHED, STD_STATUS = 1, 2, 3, 7
 SP, SP_FEN, SP_D2, SP_D3 = 0, 1, 3, 4
 
 
