@@ -87,13 +87,19 @@ def _split_flags(args, allowed):
 
 # ------------------------------------------------------------------- perft
 
+# Deeper than this would not finish in a lifetime, and each ply takes a
+# 512-byte slice of the move buffer and a slot of the position's undo stack.
+MAX_PERFT_DEPTH = 16
+
+
 def parse_depth(text):
     try:
         depth = int(text)
     except ValueError:
         depth = -1
-    if depth < 0:
-        raise ValueError("depth must be a whole number >= 0, not %r" % text)
+    if not 0 <= depth <= MAX_PERFT_DEPTH:
+        raise ValueError("depth must be a whole number from 0 to %d, not %r"
+                         % (MAX_PERFT_DEPTH, text))
     return depth
 
 

@@ -181,6 +181,7 @@ class Position:
                 kings[p >> 4] = sq
         if not self.king_capture and not (kings[0] and kings[1]):
             raise ValueError("each side needs a king")
+        _check_material(board)
         rook_squares = _parse_castling(parts[2], board, kings)
         ep = _parse_ep(parts[3], board, side)
         try:
@@ -190,8 +191,10 @@ class Position:
             raise ValueError("move counters must be numbers")
         if halfmove < 0 or fullmove < 1 or halfmove > 9999 or fullmove > 9999:
             raise ValueError("move counters out of range")
-        if not self.king_capture and attacked(board, kings[(side ^ BOTH) >> 4], side):
-            raise ValueError("the side not to move is in check")
+        if not self.king_capture:
+            if attacked(board, kings[(side ^ BOTH) >> 4], side):
+                raise ValueError("the side not to move is in check")
+            _check_checkers(board, kings[side >> 4], side, ep)
         self._load(board, side, rook_squares, ep, halfmove, fullmove, kings)
 
     def _load(self, board, side, rook_squares, ep, halfmove, fullmove, kings):
@@ -624,8 +627,13 @@ def _parse_castling(text, board, kings):
     rook_squares = bytearray(4)
     if text == "-":
         return rook_squares
-    for ch in text:
+    black = 0  # Black's letters so far
+    for i, ch in enumerate(text):
         white = ch.isupper()
+        black += not white
+        if white and black or i - black > 1 or black > 2:
+            raise ValueError("castling field %s: at most two letters a side, White's first"
+                             % text)
         side = WHITE if white else BLACK
         king = kings[side >> 4]
         base = 21 if white else 91
@@ -646,7 +654,7 @@ def _parse_castling(text, board, kings):
         if not sq:
             raise ValueError("castling right %s but no rook on that side" % ch)
         bit = (0 if sq > king else 1) + (0 if white else 2)
-        if rook_squares[bit]:
+        if rook_squares[bit] not in (0, sq):
             raise ValueError("two castling rights for one side of the king: " + text)
         rook_squares[bit] = sq
     return rook_squares
@@ -659,8 +667,72 @@ def _parse_ep(text, board, side):
     rank = (TO64[sq] >> 3) + 1
     if rank != (6 if side == WHITE else 3):
         raise ValueError("en passant square on the wrong rank: " + text)
-    pawn_sq = sq - 10 if side == WHITE else sq + 10
-    them = BLACK if side == WHITE else WHITE
-    if board[pawn_sq] != them | PAWN or board[sq] != 0:
-        raise ValueError("en passant square %s without a pawn that just moved" % text)
+    step = -10 if side == WHITE else 10  # from the ep square to the pushed pawn
+    them = side ^ BOTH
+    if board[sq + step] != them | PAWN or board[sq] or board[sq - step]:
+        raise ValueError("en passant square %s: no pawn can just have moved two squares past it"
+                         % text)
     return sq
+
+
+def _check_material(board):
+    """At most 16 pieces and 8 pawns a side: more cannot come from a game."""
+    for side in (WHITE, BLACK):
+        pieces = pawns = 0
+        for sq in range(21, 99):
+            p = board[sq]
+            if p != OFF and p & BOTH == side:
+                pieces += 1
+                pawns += p == side | PAWN
+        if pieces > 16 or pawns > 8:
+            raise ValueError("%s has %d pieces and %d pawns; at most 16 and 8 are possible"
+                             % (side_name(side), pieces, pawns))
+
+
+def _check_checkers(board, king, side, ep):
+    """Refuse checks on the side to move that no last move can have given:
+    three checkers, two on one line through the king, or (after a double
+    push, `ep`) any check other than by the pawn or uncovered by it."""
+    them = side ^ BOTH
+    found = checkers(board, king, them)
+    if len(found) > 2:
+        raise ValueError("%d pieces give check; at most two can" % len(found))
+    if ep:
+        pushed = ep + (-10 if side == WHITE else 10)
+        origin = 2 * ep - pushed
+        board[pushed], board[origin] = 0, side | PAWN  # the board before the push
+        before = attacked(board, king, them)
+        board[pushed], board[origin] = them | PAWN, 0
+        if len(found) > 1 or found and found[0] != pushed and before:
+            raise ValueError("the check cannot come from the double pawn push to "
+                             + square_name(pushed))
+    elif len(found) == 2 and _on_one_line(king, found[0], found[1]):
+        raise ValueError("two checks along one line cannot come from one move")
+
+
+def checkers(board, sq, by):
+    """The squares of the pieces of side `by` that attack square `sq`."""
+    found = []
+    forward = -10 if by == WHITE else 10  # towards the pawns that attack sq
+    for d in (forward - 1, forward + 1):
+        if board[sq + d] == by | PAWN:
+            found.append(sq + d)
+    for d in KNIGHT_STEPS:
+        if board[sq + d] == by | KNIGHT:
+            found.append(sq + d)
+    for d in KING_STEPS:
+        s = sq + d
+        while board[s] == 0:
+            s += d
+        p = board[s]
+        if p == by | QUEEN or p == by | (ROOK if d in ROOK_STEPS else BISHOP) \
+                or p == by | KING and s == sq + d:
+            found.append(s)
+    return found
+
+
+def _on_one_line(a, b, c):
+    """Does a lie on the rank, file or diagonal through b and c?"""
+    fa, ra, fb, rb, fc, rc = a % 10, a // 10, b % 10, b // 10, c % 10, c // 10
+    rank_file_or_diagonal = fb == fc or rb == rc or abs(fb - fc) == abs(rb - rc)
+    return rank_file_or_diagonal and (fb - fa) * (rc - ra) == (rb - ra) * (fc - fa)

@@ -26,7 +26,7 @@ BAD_FENS = (
     "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/PNBQKBNR w kq - 0 1",  # pawn on rank 1
     "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/1NBQKBNR w Q - 0 1",  # no rook for Q
     "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KC - 0 1",  # no rook on c1
-    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KH - 0 1",  # h-side twice
+    "4k3/8/8/8/8/8/8/4K1RR w HG - 0 1",  # h-side twice
     "4k3/8/8/8/8/8/4K3/R7 w Q - 0 1",  # king off the back rank
     "4k3/4R3/8/8/8/8/8/4K3 w - - 0 1",  # side not to move in check
 )
@@ -38,6 +38,51 @@ def test_bad_fens_raise_and_leave_the_position_alone():
     for fen in BAD_FENS:
         assert raises(ValueError, pos.set_fen, fen), fen
         assert (pos.fen(), pos.key) == before, fen
+
+
+# Positions no game can reach, each with a word its error must name: every
+# one is a FEN python-chess's Board.status() calls invalid.
+IMPOSSIBLE = (
+    # A white pawn on a3 beside eight more: today's nine pawns crashed perft.
+    ("rnbqkbnr/pppppppp/8/8/8/P7/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "pawns"),
+    ("rnbqkbnr/pppppppp/p7/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "pawns"),
+    ("rnbqkbnr/pppppppp/n7/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "pieces"),
+    ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNp w Qkq - 0 1", "rank"),
+    ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQQBNR w kq - 0 1", "king"),
+    ("4k3/8/8/8/8/8/8/4K3 w K - 0 1", "rook"),
+    ("4k3/8/8/8/8/8/4K3/7R w K - 0 1", "back rank"),
+    ("4k3/8/8/8/8/8/8/R3K3 w Qk - 0 1", "rook"),
+    ("4k2r/8/8/8/8/8/8/4K2R w kK - 0 1", "first"),
+    ("4k3/8/8/8/4P3/8/4N3/4K3 b - e3 0 1", "en passant"),  # e2 taken: no double push
+    ("4k3/8/8/8/8/4P3/8/4K3 b - e3 0 1", "en passant"),  # a pawn on the ep square
+    ("4k3/8/8/1B6/8/8/8/4K3 w - - 0 1", "not to move"),
+    ("4k3/3P1P2/5N2/8/8/8/8/4K3 b - - 0 1", "3 pieces"),
+    ("R3k2R/8/8/8/8/8/8/4K3 b - - 0 1", "line"),  # two rooks on the 8th rank
+    # After e2-e4 only the pawn, or a piece it uncovered, can give check:
+    # not the knight on c6.
+    ("8/8/2N5/k7/4P3/8/8/4K3 b - e3 0 1", "double pawn push"),
+)
+
+
+def test_impossible_positions_are_refused_with_their_reason():
+    pos = Position(KIWIPETE)
+    before = pos.fen(), pos.key
+    for fen, reason in IMPOSSIBLE:
+        try:
+            pos.set_fen(fen)
+            assert False, "accepted " + fen
+        except ValueError as e:
+            assert reason in str(e), (fen, str(e))
+        assert (pos.fen(), pos.key) == before, fen
+
+
+def test_unusual_but_possible_positions_are_accepted():
+    for fen in (
+            "8/8/8/8/4P3/8/R6k/4K3 b - e3 0 1",  # e2-e4 uncovered the rook's check
+            "4k3/8/8/8/8/8/8/4K1RR w G - 0 1",  # the inner rook keeps its right
+            "4k3/8/8/8/8/8/8/4K2R w KH - 0 1",  # one right written twice
+            "4k3/8/8/8/8/8/8/4K3 w - - 0 1"):
+        Position(fen)
 
 
 def test_xfen_uses_file_letters_for_inner_rooks():
