@@ -114,13 +114,14 @@ def test_a_long_game_in_a_small_heap():
             move = best_move()
             assert move in board.legal_moves, (move, board.ply())
             board.push(move)
-        # The other side's move: refused, and the position stays where it was.
+        # The other side's move: refused, and no move is played for a
+        # position other than the one the GUI sent, until a good one comes.
         wrong = "e2e4" if board.turn == chess.BLACK else "e7e5"
         moves = " ".join(move.uci() for move in board.move_stack)
         seen = ask("position startpos moves %s %s\nisready" % (moves, wrong), "readyok")
-        assert any("position not changed" in text for text in seen), seen
-        board.pop()  # the last position the engine accepted, before its own move
-        move = chess.Move.from_uci(ask("go nodes 500", "bestmove")[-1].split()[1])
+        assert any("refused: no position" in text for text in seen), seen
+        assert ask("go nodes 500", "bestmove")[-1] == "bestmove 0000"
+        move = best_move()
         assert move in board.legal_moves, (move, board.ply())
         engine.stdin.write("quit\n")
         engine.stdin.flush()
@@ -145,7 +146,7 @@ def test_a_game_too_long_for_the_heap_is_refused_and_the_engine_plays_on():
             moves = " ".join(("g1f3", "g8f6", "f3g1", "f6g8")[ply % 4] for ply in range(plies))
             seen = ask("position startpos moves %s\nisready" % moves, "readyok")
             refusals = [text for text in seen if text.startswith("info string")]
-            assert all("position not changed" in text or "line too long" in text
+            assert all("refused: no position" in text or "line too long" in text
                        for text in refusals), seen
             refused += len(refusals)
             # The next position line is read whole and played.

@@ -57,7 +57,7 @@ class Limits:
     """What `go` asked for: any of depth, nodes, movetime, clocks, mate, infinite."""
 
     def __init__(self, depth=0, nodes=0, movetime=0, wtime=-1, btime=-1, winc=0, binc=0,
-                 movestogo=0, mate=0, infinite=False):
+                 movestogo=0, mate=0, infinite=False, ponder=False):
         self.depth = depth
         self.nodes = nodes
         self.movetime = movetime
@@ -68,6 +68,7 @@ class Limits:
         self.movestogo = movestogo
         self.mate = mate
         self.infinite = infinite
+        self.ponder = ponder  # no time limit until ponderhit(), then the rest apply
 
 
 class Search:
@@ -96,7 +97,8 @@ class Search:
         # full-grown before the table takes the heap: growing it in a full heap
         # mid-game could fail.
         self.lrs = False
-        self.start = self.soft = self.hard = self.node_limit = 0
+        self.start = self.soft = self.hard = self.node_limit = self.root_side = 0
+        self.limits = None
         self.best_root = self.root_raised = 0
         # Last, so that a table sized by the free heap (hash_kb None) leaves
         # the buffers and the dict above their room.
@@ -117,6 +119,8 @@ class Search:
         self.stack_peak = 0
         self.stopped = False
         self.start = ticks_ms()
+        self.limits = limits
+        self.root_side = pos.side
         self._budget(limits, pos.side)
         self.tt.new_search()
         for i in range(2 * MAX_PLY):
@@ -159,7 +163,7 @@ class Search:
                 break
             if limits.mate and score >= MATE - 2 * limits.mate:
                 break
-            if not limits.infinite and self._enough_time():
+            if self._enough_time():
                 break
         if not best:  # not even depth 1 finished: any legal move beats none
             legal = game.legal_moves()
@@ -175,10 +179,11 @@ class Search:
             cap = 400 * (self.skill + 1) * (self.skill + 1)
             self.node_limit = min(self.node_limit, cap) if self.node_limit else cap
         self.soft = self.hard = 0
-        if limits.infinite:
+        if limits.infinite or limits.ponder:
             return
         if limits.movetime:
-            self.soft = self.hard = max(1, limits.movetime - self.move_overhead)
+            # All of the time given: no soft limit to stop between iterations.
+            self.hard = max(1, limits.movetime - self.move_overhead)
             return
         left = limits.wtime if side == 8 else limits.btime
         inc = limits.winc if side == 8 else limits.binc
@@ -188,6 +193,12 @@ class Search:
         left = max(1, left - self.move_overhead)
         self.soft = max(1, min(left // moves + inc * 3 // 4, left // 2))
         self.hard = max(1, min(self.soft * 4, left * 3 // 4))
+
+    def ponderhit(self):
+        """The move pondered on was played: the time limits start now."""
+        self.limits.ponder = False
+        self.start = ticks_ms()
+        self._budget(self.limits, self.root_side)
 
     def _enough_time(self):
         """Another iteration would likely not finish within the soft limit."""

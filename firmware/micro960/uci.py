@@ -9,7 +9,7 @@ from array import array
 from . import VERSION
 from .history import RESERVED_PLIES, History
 from .movegen import legal_moves
-from .position import CLASSICAL_FEN
+from .position import CLASSICAL_FEN, WHITE
 from .rules import Rules
 from .search import MATE, MATE_BOUND, Limits, Search
 from .tt import DEFAULT_KB
@@ -37,6 +37,7 @@ MAX_PENDING = 8
 
 GO_NUMBERS = ("depth", "nodes", "movetime", "wtime", "btime", "winc", "binc", "movestogo",
               "mate")
+GO_CLOCKS = ("wtime", "btime", "winc", "binc")  # may be 0; the others must be 1 or more
 
 
 def skill_for_elo(elo):
@@ -63,6 +64,7 @@ class Uci:
         self.pending = []  # lines that arrived during a search, handled after it
         self.running = True
         self.searching = False
+        self.refused = False  # the last position command was refused
 
     # ---------------------------------------------------------------- input
 
@@ -81,6 +83,9 @@ class Uci:
         limit = self.reader.limit if self.reader else LIMIT
         if length > limit:
             self.out("info string line too long (more than %d characters): ignored" % limit)
+            head = bytes(line[:9]) if raw else line[:9].encode()
+            if head.lstrip().startswith(b"position"):
+                self.refused = True  # the GUI's position is not the one we have
             return
         if raw:
             start, end = _word(line, 0, length)
@@ -114,7 +119,11 @@ class Uci:
         # make a string of every move, a burden on a small heap.
         try:
             self.cmd_position(line, at)
+            self.refused = False
         except ValueError as e:
+            # Until a good position comes, `go` has none to search: a move of
+            # the old one could be illegal in the position the GUI meant.
+            self.refused = True
             self.out("info string position: %s" % e)
 
     def _poll(self):
@@ -131,7 +140,10 @@ class Uci:
         elif command == "quit":
             self.running = False
             return True
-        elif command == "ponderhit" or not command:
+        elif command == "ponderhit":
+            if self.search.limits.ponder:
+                self.search.ponderhit()
+        elif not command:
             pass
         else:
             self._keep(line)
@@ -198,6 +210,7 @@ class Uci:
         self.search.tt.clear()
         self._fresh_game("classical", CLASSICAL_FEN)  # the same object: no new buffers
         self.setup = None  # the next position is set up from scratch
+        self.refused = False
 
     def cmd_position(self, line, at=0):
         """`position startpos|fen FEN [moves ...]`: the words of `line` (bytes,
@@ -266,7 +279,7 @@ class Uci:
                 self.setup = None
                 raise ValueError("%s; with no memory left to keep the previous game, the "
                                  "position is this line's before move %d" % (e, number))
-            raise ValueError("%s; position not changed" % e)
+            raise ValueError("%s; refused: no position until the next good one" % e)
         self.setup = setup
         self.moves_key = key
 
@@ -286,52 +299,71 @@ class Uci:
         return game
 
     def cmd_go(self, args):
-        limits = Limits()
-        i = 0
-        while i < len(args):
-            word = args[i]
-            if word in GO_NUMBERS and i + 1 < len(args):
-                try:
-                    setattr(limits, word, _number(args[i + 1], -10 ** 9, 10 ** 9))
-                except ValueError as e:  # still search: a GUI waits for bestmove
-                    self.out("info string go %s: %s; ignored" % (word, e))
-                i += 2
-            elif word == "infinite":
-                limits.infinite = True
-                i += 1
-            elif word == "ponder":
-                i += 1
-            else:
-                self.out("info string go: ignored %r" % word)
-                i += 1
-        if not (limits.infinite or limits.depth > 0 or limits.nodes > 0 or limits.movetime > 0
-                or limits.mate > 0 or limits.wtime >= 0 or limits.btime >= 0):
-            limits.movetime = 1000
-            self.out("info string go: no usable limit; searching for one second")
+        if self.refused:
+            self.out("info string go: no position to search (the last position command was "
+                     "refused)")
+            self.out("bestmove 0000")
+            return
+        limits = self._limits(args)
         self.search.skill = skill_for_elo(self.elo) if self.limit_strength else self.skill
         self.searching = True
         try:
             move, score = self.search.think(self.game, limits)
         finally:
             self.searching = False
-        if limits.infinite and self.running and not self.search.stopped:
-            self._wait_for_stop()
+        if (limits.infinite or limits.ponder) and self.running and not self.search.stopped:
+            self._wait_for_stop(limits)
         text = uci_text(self.game.pos, move, self.chess960) if move else "0000"
         self.out("bestmove " + text)
 
-    def _wait_for_stop(self):
-        """`go infinite` must not answer before `stop`, even after a mate is found."""
+    def _limits(self, args):
+        """The Limits of a go line. A number that cannot be meant (a depth of
+        -5, a clock below zero) is said in an info string and read as the GUI
+        most likely meant it; every go but infinite and ponder gets a finite
+        budget."""
+        limits = Limits()
+        i = 0
+        while i < len(args):
+            word = args[i]
+            if word in GO_NUMBERS and i + 1 < len(args):
+                try:
+                    value = _number(args[i + 1], -10 ** 9, 10 ** 9)
+                    if value < (0 if word in GO_CLOCKS else 1):
+                        raise ValueError("%d is too small" % value)
+                    setattr(limits, word, value)
+                except ValueError as e:
+                    if word in ("wtime", "btime") and args[i + 1].lstrip("-").isdigit():
+                        setattr(limits, word, 0)  # past the flag: move at once
+                        self.out("info string go %s %s: read as 0" % (word, args[i + 1]))
+                    else:  # still search: a GUI waits for bestmove
+                        self.out("info string go %s: %s; ignored" % (word, e))
+                i += 2
+            elif word in ("infinite", "ponder"):
+                setattr(limits, word, True)
+                i += 1
+            else:
+                self.out("info string go: ignored %r" % word)
+                i += 1
+        own = limits.wtime if self.game.pos.side == WHITE else limits.btime
+        if not (limits.infinite or limits.depth or limits.nodes or limits.movetime
+                or limits.mate or own >= 0):
+            limits.movetime = 1000
+            self.out("info string go: no limit for the side to move; searching for one second")
+        return limits
+
+    def _wait_for_stop(self, limits):
+        """`go infinite` must not answer before `stop`, even after a mate is
+        found; `go ponder` not before `stop` or `ponderhit`."""
         while self.running:
             line = self.reader.readline()
-            if line is not None:
-                line = text(line)
-            if line is None or line.strip() in ("stop", "quit"):
-                self.running = line is not None and line.strip() != "quit"
+            command = text(line).strip() if line is not None else "quit"
+            if command in ("stop", "quit") or command == "ponderhit" and limits.ponder:
+                self.running = command != "quit"
                 return
-            if line.strip() == "isready":
+            if command == "isready":
                 self.out("readyok")
             else:
-                self._keep(line)
+                self._keep(text(line))
 
     def cmd_stop(self, args):
         pass  # nothing is being searched
