@@ -62,6 +62,7 @@ def uci(lines, first, hash_kb):
 def console(lines, first, hash_kb):
     from micro960.console import Console
     game = Console(hash_kb=hash_kb)
+    game.input = lines  # read while the engine thinks: move now, or refused
     print("micro960 - Chess960 for small machines. Type help for commands.")
     from micro960.storage import GameStore, default_folder
     if game.resume(GameStore(default_folder())):

@@ -78,8 +78,11 @@ class Console:
         self.running = True
         self.engine = Search(hash_kb)
         self.engine.on_info = self._thinking
+        self.engine.poll = self._typed_while_thinking
+        self.input = None  # the StdinLines typed on, looked at while the engine thinks
         self.engine_side = engine_side  # WHITE, BLACK or None (two people)
-        self.limits = Limits(movetime=seconds * 1000)
+        self.limits = None
+        self.cmd_time([str(seconds)], quiet=True)
         self.store = None  # a storage.GameStore: the game is saved after every change
         self.kept = None  # the text last saved
 
@@ -161,13 +164,38 @@ class Console:
         game = self.game
         if game.pos.side != self.engine_side or game.result() != UNDECIDED:
             return
-        move, score = self.engine.think(game, self.limits)
+        try:
+            move, score = self.engine.think(game, self.limits)
+        except KeyboardInterrupt:
+            # Ctrl-C stops the search, not the program: the engine plays the
+            # best move it has (the moves it was trying are taken back first).
+            game.rebuild()
+            moves = game.legal_moves()
+            move = self.engine.best if self.engine.best in moves else moves[0] if moves else 0
+            self.out("Stopped: the engine plays the best move it has found.")
         if not move:
             return
         self._played(move, None, "micro960 plays ")
         self.keep()
         self.show_board()
         self.announce()
+
+    def _typed_while_thinking(self):
+        """Polled by the search: True makes the engine move now (Enter or
+        stop; quit too, then the program ends). Any other line was typed for
+        the position before the engine's move, so it is refused, not played
+        in the position after it."""
+        line = self.input.poll() if self.input else None
+        if line is None:
+            return False
+        word = line.strip().lower()
+        if word in ("quit", "exit"):
+            self.running = False
+        elif word not in ("", "stop"):
+            self.out("error: %r was typed while the engine thought; type it again now"
+                     % line.strip()[:MAX_LINE])
+            return False
+        return True
 
     def _played(self, move, moves, who=""):
         """Say the move, remember how it reads for the board, and play it."""
@@ -335,18 +363,24 @@ class Console:
         self.out("Hint: %s (%s)" % (san(game.pos, move), _score_text(score)))
 
     def cmd_level(self, args):
-        level = _int(args[0] if args else "", "level")
-        if not 0 <= level <= 20:
-            raise ValueError("levels run from 0 (weakest) to 20 (strongest)")
-        self.engine.skill = level
-        self.out("Level %d." % level)
+        if args:
+            level = _int(args[0], "level")
+            if not 0 <= level <= 20:
+                raise ValueError("levels run from 0 (weakest) to 20 (strongest)")
+            self.engine.skill = level
+        self.out("Level %d." % self.engine.skill)
 
-    def cmd_time(self, args):
-        seconds = _int(args[0] if args else "", "time")
-        if not 1 <= seconds <= 3600:
-            raise ValueError("the engine thinks 1 to 3600 seconds a move")
-        self.limits = Limits(movetime=seconds * 1000)
-        self.out("The engine thinks %d seconds a move." % seconds)
+    def cmd_time(self, args, quiet=False):
+        if args:
+            try:
+                ms = int(float(args[0]) * 1000)
+            except ValueError:
+                raise ValueError("time takes seconds, e.g. time 5 or time 0.5, not %r" % args[0])
+            if not 100 <= ms <= 3600000:
+                raise ValueError("the engine thinks 0.1 to 3600 seconds a move")
+            self.limits = Limits(movetime=ms)
+        if not quiet:
+            self.out("The engine thinks %s seconds a move." % _seconds_text(self.limits.movetime))
 
     def cmd_fen(self, args):
         self.out(self.game.pos.fen(shredder=bool(args) and args[0].lower() == "shredder"))
@@ -477,9 +511,16 @@ def _check_line(line):
     if len(line) > MAX_LINE:
         return "line too long (more than %d characters)" % MAX_LINE
     for ch in line:
+        if ch == "\x1a" or ord(ch) > 127:  # lines.FOREIGN: a character not in ASCII
+            return "only plain letters, digits and signs are read (Nf3, not a chess symbol)"
         if ord(ch) < 32 and ch not in "\t\r\n" or ord(ch) == 127:
             return "control characters are not allowed"
     return None
+
+
+def _seconds_text(ms):
+    """1500 -> '1.5', 5000 -> '5'."""
+    return "%d" % (ms // 1000) if ms % 1000 == 0 else ("%.3f" % (ms / 1000)).rstrip("0")
 
 
 def _int(text, what):
@@ -519,8 +560,8 @@ def main(argv=None):
             raise ValueError("--color is white, black or both")
         number = None if options["--sp"] is None else _int(options["--sp"], "--sp")
         console = Console(options["--rules"], number, options["--fen"], flags["--unicode"],
-                          engine_side=sides[options["--color"]],
-                          seconds=_int(options["--time"], "--time"), color=flags["--ansi"])
+                          engine_side=sides[options["--color"]], color=flags["--ansi"])
+        console.cmd_time([options["--time"]], quiet=True)
         console.cmd_level([options["--level"]])
     except ValueError as e:
         print("error: %s" % e)
@@ -528,11 +569,11 @@ def main(argv=None):
     print("micro960 - Chess960 for small machines. Type help for commands.")
     if not console.resume(GameStore(default_folder())):
         console.out("%s game. %s" % (console.game.rules.name, _setup_text(console.game)))
-    console.show_board()
-    console.reply()
     # The PC's terminal echoes and edits the line itself; the editor still
     # swallows arrow keys and ends lines at CR, LF or CR LF.
-    lines = StdinLines(limit=MAX_LINE)
+    lines = console.input = StdinLines(limit=MAX_LINE)
+    console.show_board()
+    console.reply()
     while console.running:
         line = lines.readline()
         if line is None:

@@ -27,6 +27,9 @@ HISTORY = 8  # lines the up and down arrows recall (only when echoing)
 START = 128  # the line buffer's first size
 RAW_OVER = 255  # with `raw`, longer lines are handed over in the buffer itself
 
+# Stands in a line for each character that is not ASCII (or each byte of
+# one, on MicroPython): the line is then refused as a whole.
+FOREIGN = 0x1A
 ESC = "\x1b"
 BACKSPACE = "\x08"
 DELETE = "\x7f"
@@ -84,10 +87,12 @@ class LineEditor:
         after_cr = self.after_cr
         self.after_cr = False
         code = ord(ch)
-        if self.state != _TEXT and code >= 32:
+        if self.state != _TEXT and code >= 32 and (self.state != _ESCAPE or ch in "[O"):
             self._escape(ch)
             return None
-        self.state = _TEXT  # a control character cuts any escape sequence short
+        # A control character cuts any escape sequence short, and after a
+        # lone Escape the next character is typed text, not swallowed.
+        self.state = _TEXT
         if ch == "\r" or ch == "\n":
             if ch == "\n" and after_cr:
                 return None
@@ -104,8 +109,12 @@ class LineEditor:
             self._add(32)
         elif 32 <= code < 127:
             self._add(code)
-        # Anything else (other control characters, non-ASCII) is ignored:
-        # moves and commands are plain ASCII.
+        elif code > 127:
+            # Moves and commands are plain ASCII. Dropping a chess symbol
+            # would turn "♘f3" into the pawn move f3: keep a mark that
+            # makes the line refused instead (see FOREIGN).
+            self._add(FOREIGN)
+        # Other control characters are ignored.
         return None
 
     def finish(self):
@@ -144,7 +153,7 @@ class LineEditor:
         self.buffer[self.length] = code
         self.length += 1
         if self.echo:
-            self.echo(chr(code))
+            self.echo(chr(code) if code != FOREIGN else "?")
 
     def _grow(self):
         """Double the buffer, up to limit + 1 bytes. With no room in the heap

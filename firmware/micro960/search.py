@@ -99,6 +99,7 @@ class Search:
         self.lrs = False
         self.start = self.soft = self.hard = self.node_limit = self.root_side = 0
         self.limits = None
+        self.best = 0  # the best move of the last finished iteration
         self.best_root = self.root_raised = 0
         # Last, so that a table sized by the free heap (hash_kb None) leaves
         # the buffers and the dict above their room.
@@ -131,7 +132,7 @@ class Search:
             max_depth = min(max_depth, 2 * limits.mate)
         if self.skill < 20:
             max_depth = min(max_depth, 1 + self.skill // 2)
-        best = 0
+        best = self.best = 0
         score = 0
         self.root_count = 0
         self.root_raised = 0
@@ -155,7 +156,7 @@ class Search:
                     best = self.root_raised
                 break
             score = value
-            best = self.best_root
+            best = self.best = self.best_root
             if self.on_info:
                 self.on_info(depth, self.seldepth, score, self.nodes,
                              ticks_diff(ticks_ms(), self.start), self.pv(best, depth))

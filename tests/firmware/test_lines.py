@@ -60,16 +60,22 @@ def test_arrow_keys_and_escape_sequences_are_swallowed():
     assert typed("e\x1b[1;5A4\r")[0] == ["e4"]  # Ctrl-up, with parameters
     assert typed("e\x1b[3~4\r")[0] == ["e4"]  # the Delete key: ESC [ 3 ~
     assert typed("e\x1b[200~4\x1b[201~\r")[0] == ["e4"]  # bracketed paste markers
-    assert typed("\x1bxe4\r")[0] == ["e4"]  # Alt-x: ESC x
+    # A lone Escape swallows nothing after it: Esc then Nc6 is Nc6, not c6
+    # (so Alt-x, which terminals send as ESC x, types x).
+    assert typed("\x1bNc6\r")[0] == ["Nc6"]
+    assert typed("\x1bxe4\r")[0] == ["xe4"]
     # A control character cuts a sequence short and still counts.
     assert typed("e4\x1b\r")[0] == ["e4"]
     assert typed("e4\x1b[\r")[0] == ["e4"]
 
 
-def test_other_control_characters_and_non_ascii_are_ignored():
+def test_other_control_characters_are_ignored_and_non_ascii_is_marked():
     assert typed("e\x004\x07\x01\x04\x0c\r")[0] == ["e4"]
-    assert typed("N\xe9f3\u2654\x9b\r")[0] == ["Nf3"]
     assert typed("new\t518\n")[0] == ["new 518"]  # a tab is a space
+    # Dropped, the knight of "\u2658f3" would leave the pawn move f3: each
+    # character that is not ASCII leaves a mark, so the line can be refused.
+    assert typed("\u2658f3\r")[0] == ["\x1af3"]
+    assert typed("N\xe9f3\r")[0] == ["N\x1af3"]
 
 
 def test_echo_writes_back_what_is_typed_and_rubs_out():

@@ -1,0 +1,68 @@
+"""While the engine thinks on the console: what is typed, Enter or stop, and Ctrl-C.
+
+`micro960 play` on both runtimes, the engine playing White from SP 518 with
+30 s a move, so that every answer below comes from the input, not the clock.
+"""
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+RUNTIMES = ("cpython", "micropython")
+AFTER_ONE_WHITE_MOVE = " b KQkq - 1 1"  # a knight move: the only ones with a halfmove of 1
+
+
+def start(runtime, tmp_path):
+    env = dict(os.environ, MICRO960_GAMES=str(tmp_path))
+    return subprocess.Popen(
+        [sys.executable, "-m", "host_tools", "play", "--runtime", runtime, "--color", "black",
+         "--time", "30", "--sp", "518"], cwd=REPO, env=env, stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True)
+
+
+def send(engine, text):
+    engine.stdin.write(text)
+    engine.stdin.flush()
+
+
+@pytest.mark.parametrize("runtime", RUNTIMES)
+def test_a_move_typed_while_the_engine_thinks_is_refused_and_stop_moves_now(runtime, tmp_path):
+    started = time.monotonic()
+    engine = start(runtime, tmp_path)
+    send(engine, "Nf3\n")  # meant for the position before the engine's move
+    time.sleep(1.5)
+    send(engine, "stop\n")
+    time.sleep(0.5)
+    out = engine.communicate("fen\nquit\n", timeout=60)[0]
+    assert time.monotonic() - started < 20, out  # not the 30 s it was given
+    assert "error: 'Nf3' was typed while the engine thought; type it again now" in out, out
+    fen = out.strip().split("\n")[-1]
+    assert fen.endswith(AFTER_ONE_WHITE_MOVE), out  # Black's Nf3 was never played
+    assert engine.returncode == 0
+
+
+@pytest.mark.parametrize("runtime", RUNTIMES)
+def test_ctrl_c_stops_the_search_not_the_program(runtime, tmp_path):
+    engine = start(runtime, tmp_path)
+    time.sleep(3)
+    os.killpg(engine.pid, signal.SIGINT)  # what a terminal sends on Ctrl-C
+    time.sleep(1)
+    out = engine.communicate("fen\nquit\n", timeout=60)[0]
+    assert "Stopped: the engine plays the best move it has found." in out, out
+    assert out.strip().split("\n")[-1].endswith(AFTER_ONE_WHITE_MOVE), out
+    assert engine.returncode == 0, out
+
+
+@pytest.mark.parametrize("runtime", RUNTIMES)
+def test_a_time_of_zero_is_refused_not_thought_on_for_ever(runtime, tmp_path):
+    result = subprocess.run(
+        [sys.executable, "-m", "host_tools", "play", "--runtime", runtime, "--time", "0"],
+        cwd=REPO, env=dict(os.environ, MICRO960_GAMES=str(tmp_path)), input="quit\n",
+        capture_output=True, text=True, timeout=60)
+    assert result.returncode == 2
+    assert "error: the engine thinks 0.1 to 3600 seconds a move" in result.stdout
