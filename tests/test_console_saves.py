@@ -4,6 +4,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from micro960.console import Console
 from micro960.search import Limits
 from micro960.storage import GameStore
@@ -51,3 +53,35 @@ def test_micro960_play_keeps_its_game_between_runs(tmp_path):
     assert "Resuming your saved game (2 moves played)" in result.stdout
     assert "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e6 0 2" in result.stdout \
         or "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2" in result.stdout
+
+
+@pytest.mark.parametrize("runtime", ("cpython", "micropython"))
+def test_side_level_and_time_come_back_with_the_game(runtime, tmp_path):
+    """They were lost: the engine came back playing the person's side at full
+    strength. (quit arrives while the engine thinks: it moves, then ends.)"""
+    env = {"MICRO960_GAMES": str(tmp_path), "PATH": "/usr/bin:/bin"}
+    play = [sys.executable, "-m", "host_tools", "play", "--runtime", runtime]
+    subprocess.run(play, input="new 100\nlevel 3\ntime 0.5\nblack\nquit\n", text=True,
+                   capture_output=True, cwd=REPO, env=env, timeout=120, check=True)
+    result = subprocess.run(play, input="level\ntime\nfen\nquit\n", text=True,
+                            capture_output=True, cwd=REPO, env=env, timeout=120, check=True)
+    out = result.stdout
+    assert "Resuming your saved game (1 move played)" in out, out
+    assert "You play Black; micro960 plays White." in out, out
+    assert "Level 3." in out.split("Resuming")[1], out
+    assert "The engine thinks 0.5 seconds a move." in out, out
+    assert " b " in out.strip().split("\n")[-1], out  # Black, the person, to move
+
+
+def test_a_finished_game_is_archived_once_and_not_taken_back(tmp_path):
+    said = []
+    c, _ = console(tmp_path, said)
+    for line in ("f3", "e5", "g4", "Qh4#", "undo", "moves"):
+        c.handle(line)
+    assert said[-2:] == ["error: the game is over (checkmate); type new"] * 2, said[-2:]
+    c.handle("new 518")
+    for line in ("e4", "resign", "moves", "undo"):
+        c.handle(line)
+    assert said[-2:] == ["error: the game is over (Black resigns); type new"] * 2, said[-2:]
+    archive = (tmp_path / "games.pgn").read_text()
+    assert archive.count("[Result") == 2 and archive.count("Qh4#") == 1, archive

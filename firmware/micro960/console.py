@@ -16,6 +16,9 @@ from .startpos import sp_from_dice, sp_number
 from .storage import GameStore, default_folder
 
 MAX_LINE = CONSOLE_LIMIT
+# The engine's side as saved: index * 8 is WHITE (8) or BLACK (16); none for two players.
+ENGINE_SIDES = ("none", "white", "black")
+BOTH_SIDES = WHITE | BLACK  # side ^ BOTH_SIDES is the other side
 
 ASCII_PIECES = " PNBRQK"
 UNICODE_WHITE = " \u2659\u2658\u2657\u2656\u2655\u2654"
@@ -114,6 +117,10 @@ class Console:
         if not self.store:
             return
         game = self.game
+        game.settings = "engine %s level %d" % (ENGINE_SIDES[(self.engine_side or 0) >> 3],
+                                                self.engine.skill)
+        if self.limits.movetime:
+            game.settings += " time %d" % self.limits.movetime
         text = game.save_text()
         if text == self.kept:
             return
@@ -138,14 +145,35 @@ class Console:
             return False
         self.game = saved
         self.kept = saved.save_text()
-        self.out("Resuming your saved game (%d moves played); type new for a new game."
-                 % len(saved.moves))
+        self._take_settings(saved.settings)
+        plies = len(saved.moves)
+        self.out("Resuming your saved game (%d move%s played); type new for a new game."
+                 % (plies, "" if plies == 1 else "s"))
         return True
 
-    def move(self, text):
+    def _not_over(self):
         game = self.game
         if game.result() != UNDECIDED:
             raise ValueError("the game is over (%s); type new" % game.reason())
+
+    def _take_settings(self, text):
+        """Side, level and time as a saved game had them (see keep)."""
+        words = text.split()
+        try:
+            for name, value in zip(words[::2], words[1::2]):
+                if name == "engine":
+                    self.engine_side = ENGINE_SIDES.index(value) * 8 or None
+                elif name == "level":
+                    self.cmd_level([value])
+                elif name == "time":
+                    self.cmd_time([str(int(value) / 1000)], quiet=True)
+        except ValueError:
+            self.out("warning: the saved settings are damaged; some are the defaults")
+        self._say_sides()
+
+    def move(self, text):
+        self._not_over()
+        game = self.game
         moves = game.legal_moves()
         try:
             move = parse_move(game.pos, text, moves)
@@ -320,11 +348,15 @@ class Console:
         self.show_board()
 
     def cmd_moves(self, args):
+        self._not_over()
         pos = self.game.pos
         moves = self.game.legal_moves()
         self.out(" ".join(sorted(san(pos, m, moves) for m in moves)) or "(no legal moves)")
 
     def cmd_undo(self, args):
+        # An ended game is archived already: taking moves back and ending it
+        # again would archive it twice.
+        self._not_over()
         game = self.game
         game.undo()
         self.last_move = None
@@ -337,17 +369,23 @@ class Console:
 
     def cmd_white(self, args):
         self.engine_side = BLACK
-        self.out("You play White; micro960 plays Black.")
+        self._say_sides()
         self.reply()
 
     def cmd_black(self, args):
         self.engine_side = WHITE
-        self.out("You play Black; micro960 plays White.")
+        self._say_sides()
         self.reply()
 
     def cmd_both(self, args):
         self.engine_side = None
-        self.out("Two players: the engine moves only when you type go.")
+        self._say_sides()
+
+    def _say_sides(self):
+        side = self.engine_side
+        self.out("You play %s; micro960 plays %s." % (side_name(side ^ BOTH_SIDES),
+                                                      side_name(side))
+                 if side else "Two players: the engine moves only when you type go.")
 
     def cmd_go(self, args):
         if self.game.result() != UNDECIDED:

@@ -20,6 +20,8 @@ UNDECIDED = "*"
 
 
 class Game(History):
+    settings = ""  # how the game is played (the console's side, level, time), saved with it
+
     def new(self, fen=None, number=None, black_number=None):
         """Start again from a FEN, a set-up number, or a random set-up."""
         History.new(self, fen, number, black_number)
@@ -161,6 +163,8 @@ class Game(History):
                  "moves " + " ".join(self.uci_moves())]
         if self.ended:
             lines.append("ended %s %s" % self.ended)
+        if self.settings:
+            lines.append("settings " + self.settings)
         return "\n".join(lines) + "\n"
 
 
@@ -181,6 +185,7 @@ def load_game(text):
     if "ended" in fields:
         result, _, reason = fields["ended"].partition(" ")
         game.ended = (result, reason)
+    game.settings = fields.get("settings", "")
     return game
 
 

@@ -10,7 +10,7 @@ from .position import EN_PASSANT, PAWN, PIECE_LETTERS, side_name, square_name  #
 # from here); it is part of this module's interface all the same.
 from .ucimove import (  # noqa: F401
     PROMOTION_LETTERS, is_castle, king_destination, legal_list, move_from, move_to, parse_uci,
-    promotion_type, uci_text,
+    needs_piece, promotion_type, uci_text,
 )
 
 
@@ -119,5 +119,8 @@ def parse_move(pos, text, moves=None):
     if found:
         names = ", ".join(san(pos, m, moves) for m in found)
         raise ValueError("ambiguous move %s: could be %s" % (text, names))
+    for m in moves:
+        if promotion_type(m) and uci_text(pos, m)[:4] == lower:
+            raise ValueError(needs_piece(text.strip()))
     raise ValueError("illegal move: " + text)
 

@@ -54,6 +54,11 @@ def legal_list(pos):
     return [buf[i] for i in range(legal_moves(pos, buf, 0))]
 
 
+def needs_piece(text):
+    """What is wrong with a pawn move to the last rank that names no piece."""
+    return "%s needs a promotion piece: %sq, %sr, %sb or %sn" % (text, text, text, text, text)
+
+
 def parse_uci(pos, text, moves=None):
     """Strict UCI move text (e2e4, e7e8q, e1h1 or e1g1 for castling)."""
     text = text.strip()
@@ -76,6 +81,8 @@ def parse_uci(pos, text, moves=None):
             flag = move >> 12
             if (flag if flag >= PROMOTE_N else 0) == promotion:
                 return move  # castling here is the king taking its rook (e1h1)
+            if not promotion:
+                raise ValueError(needs_piece(text))
     for move in moves:  # castling as the king's destination (e1g1), if no king move goes there
         if not promotion and is_castle(move) and move_from(move) == fr and \
                 king_destination(pos, move) == to:

@@ -73,3 +73,15 @@ def test_every_san_we_write_reads_back():
     for move in moves:
         assert parse_move(pos, san(pos, move, moves), moves) == move
         assert parse_move(pos, uci_text(pos, move), moves) == move
+
+
+def test_a_promotion_without_its_piece_says_so():
+    from micro960.ucimove import parse_uci
+    pos = Position("4k3/P7/8/8/8/8/8/4K3 w - - 0 1")
+    for parse in (parse_move, parse_uci):
+        try:
+            parse(pos, "a7a8")
+            assert False, "a7a8 accepted"
+        except ValueError as e:
+            assert str(e) == "a7a8 needs a promotion piece: a7a8q, a7a8r, a7a8b or a7a8n", str(e)
+    assert uci_text(pos, parse_move(pos, "a7a8n")) == "a7a8n"
