@@ -136,3 +136,26 @@ def test_bad_lines_and_options_are_reported():
         [sys.executable, "-m", "host_tools", "eboard-sim", "--engine", "maybe"], cwd=REPO,
         capture_output=True, text=True, timeout=300, stdin=subprocess.DEVNULL)
     assert bad.returncode == 2 and "--engine is on or off" in bad.stderr
+
+
+@pytest.mark.parametrize("runtime", ("cpython", "micropython"))
+def test_each_bad_event_gets_one_clear_error_and_changes_nothing(runtime):
+    events = {
+        "lift": "error lift needs a square or several, e.g. lift e2",
+        "place": "error place needs a square or several, e.g. place e4",
+        "promote": "error promote needs one piece letter, e.g. promote n",
+        "snapshot 0xZZ": "error 0xZZ is not a mask of the 64 squares (a1 is bit 0, h8 bit 63; "
+                         "at most 0xFFFFFFFFFFFFFFFF)",
+        "snapshot 0x1" + "0" * 32: "error 0x1%s is not a mask of the 64 squares (a1 is bit 0, "
+                                   "h8 bit 63; at most 0xFFFFFFFFFFFFFFFF)" % ("0" * 32),
+        # Which squares are wrong, not just that something is.
+        "lift e2\nplace e5": "error no legal move leads to this board: put a piece back on e2; "
+                             "take the piece off e5",
+    }
+    for events_text, said in events.items():
+        result = subprocess.run(
+            [sys.executable, "-m", "host_tools", "eboard-sim", "--sp", "518", "--runtime",
+             runtime], cwd=REPO, input=events_text + "\n", capture_output=True, text=True,
+            timeout=300)
+        assert result.stdout.splitlines() == [
+            said, "fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"], result.stdout

@@ -356,7 +356,14 @@ class EBoard:
         if self.over:  # the pieces may be put away
             self.status = WAITING
             return
-        self._unexplained("no legal move leads to this board; put back")
+        missing = self.base & ~self.physical
+        extra = self.physical & ~self.base
+        fix = []
+        if missing:
+            fix.append("put a piece back on " + squares_text(missing))
+        if extra:
+            fix.append("take the piece off " + squares_text(extra))
+        self._unexplained("no legal move leads to this board: " + "; ".join(fix))
 
     def _narrow(self, found):
         """Choose among moves that leave the same occupancy: the promotion

@@ -135,6 +135,8 @@ class EBoardSim:
                 self.running = False
             elif word == "think":
                 pass  # the engine thinks after every line anyway
+            elif word in NEEDS:
+                raise ValueError("%s needs %s" % (word, NEEDS[word]))
             elif len(words) == 1:
                 self.whole_move(words[0])
             else:
@@ -206,12 +208,26 @@ def sim_board_lines(eboard_game):
     return lines
 
 
+# What an event word needs after it, when it comes alone or with too much.
+NEEDS = {"lift": "a square or several, e.g. lift e2",
+         "place": "a square or several, e.g. place e4",
+         "promote": "one piece letter, e.g. promote n",
+         "snapshot": "one board: a FEN board field or a 64-bit mask such as 0xFFFF00000000FFFF"}
+
+
 def parse_occupancy(text):
     """A FEN board field (any letter is a piece) or an int (0x...) -> occupancy mask."""
-    if text[:2].lower() == "0x":
-        return int(text[2:], 16)
-    if text.isdigit():
-        return int(text)
+    hexadecimal = text[:2].lower() == "0x"
+    if hexadecimal or text.isdigit():
+        digits = text[2:] if hexadecimal else text
+        try:
+            mask = int(digits, 16 if hexadecimal else 10)
+        except ValueError:
+            mask = -1
+        if not 0 <= mask < 1 << 64 or not digits:
+            raise ValueError("%s is not a mask of the 64 squares (a1 is bit 0, h8 bit 63; "
+                             "at most 0xFFFFFFFFFFFFFFFF)" % text)
+        return mask
     rows = text.split("/")
     if len(rows) != 8:
         raise ValueError("an occupancy has 8 ranks separated by /")
