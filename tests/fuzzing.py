@@ -63,3 +63,139 @@ def report_lines():
     for (surface, runtime), (tried, failed) in sorted(COUNTS.items()):
         lines.append("%-12s %-12s %8d %8d" % (surface, runtime, tried, failed))
     return lines
+
+
+class LineProcess:
+    """A long-lived program answering lines, for the fuzz tests' MicroPython runs:
+    one process for many cases, started again (and the case failed) if it dies.
+
+        proc = LineProcess(["micropython", ...])
+        proc.send("isready")
+        proc.read_until(lambda line: line == "readyok", timeout=5)
+    """
+
+    def __init__(self, argv, **popen):
+        import queue
+        self.argv = argv
+        self.popen = popen
+        self.queue_class = queue.Queue
+        self.process = None
+
+    def start(self):
+        import subprocess
+        import threading
+        self.lines = self.queue_class()
+        self.process = subprocess.Popen(
+            self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+            text=True, encoding="utf-8", errors="replace", bufsize=1, **self.popen)
+        threading.Thread(target=self._pump, args=(self.process, self.lines), daemon=True).start()
+
+    @staticmethod
+    def _pump(process, lines):
+        for line in process.stdout:
+            lines.put(line.rstrip("\n"))
+        lines.put(None)
+
+    def send(self, text):
+        if self.process is None or self.process.poll() is not None:
+            self.start()
+        self.process.stdin.write(text + "\n")
+        self.process.stdin.flush()
+
+    def read_until(self, done, timeout=10):
+        """The lines up to and including the first for which done(line) is true.
+        AssertionError (and a fresh process next time) if the program ends,
+        prints a traceback or takes longer than `timeout` seconds."""
+        import queue
+        import time
+        deadline = time.monotonic() + timeout
+        seen = []
+        while True:
+            try:
+                line = self.lines.get(timeout=max(0.01, deadline - time.monotonic()))
+            except queue.Empty:
+                self.stop()
+                raise AssertionError("no answer within %s s after %r" % (timeout, seen[-5:]))
+            if line is None:
+                self.process = None
+                raise AssertionError("the program ended: %r" % seen[-10:])
+            seen.append(line)
+            if line.startswith("Traceback"):
+                self.stop()
+                raise AssertionError("a traceback: %r" % seen[-10:])
+            if done(line):
+                return seen
+
+    def stop(self):
+        if self.process is not None:
+            self.process.kill()
+            self.process.wait()
+            self.process = None
+
+
+def micropython_command(*args, heap="64K"):
+    """The argv that runs `micro960 ARGS` on the MicroPython unix port in one
+    process, as `--runtime micropython` does (the firmware compiled to .mpy)."""
+    from host_tools import runtime
+    build = runtime.build_firmware()
+    return [runtime.micropython_executable(), "-X", "heapsize=%s" % heap, "-c",
+            runtime.COMMANDS_BOOT % str(build)] + list(args)
+
+
+# Rule sets a random game can be played in, with python-chess making the moves.
+RULES = ("chess960", "classical", "double960", "shuffle", "lrs")
+
+
+def start_board(rules, rng):
+    """A python-chess board at a random start position of `rules` (LRS: a
+    random back row with no castling, as micro960's LRS set-ups)."""
+    import chess
+    if rules == "classical":
+        return chess.Board(chess960=True)
+    if rules == "chess960":
+        return chess.Board.from_chess960_pos(rng.randrange(960))
+    if rules == "shuffle":  # rooks in the corners, the king on e
+        while True:
+            board = chess.Board.from_chess960_pos(rng.randrange(960))
+            rank = board.board_fen().split("/")[-1]
+            if rank[0] == "R" and rank[4] == "K" and rank[7] == "R":
+                return board
+    if rules == "double960":
+        white = chess.Board.from_chess960_pos(rng.randrange(960)).board_fen().split("/")[-1]
+        black = chess.Board.from_chess960_pos(rng.randrange(960)).board_fen().split("/")[0]
+        return chess.Board("%s/pppppppp/8/8/8/8/PPPPPPPP/%s w - - 0 1" % (black, white),
+                           chess960=True)
+    row = list("RNBQKBNR")
+    rng.shuffle(row)
+    row = "".join(row)
+    return chess.Board("%s/pppppppp/8/8/8/8/PPPPPPPP/%s w - - 0 1" % (row.lower(), row),
+                       chess960=True)
+
+
+def random_game(rules, seed, plies):
+    """(start board, moves): up to `plies` random legal moves from a random
+    start position of `rules`; the board is left at the start."""
+    import random
+    rng = random.Random(seed)
+    board = start_board(rules, rng)
+    start = board.copy()
+    moves = []
+    for _ in range(plies):
+        legal = list(board.legal_moves)
+        if not legal or board.is_game_over():
+            break
+        move = rng.choice(legal)
+        board.push(move)
+        moves.append(move)
+    return start, moves
+
+
+def python_chess_perft(board, depth):
+    if depth == 1:
+        return board.legal_moves.count()
+    nodes = 0
+    for move in board.legal_moves:
+        board.push(move)
+        nodes += python_chess_perft(board, depth - 1)
+        board.pop()
+    return nodes

@@ -592,13 +592,18 @@ def _parse_placement(text):
     for i, row in enumerate(rows):
         rank = 7 - i
         file = 0
+        digit = False
         for ch in row:
             if ch in "12345678":
+                if digit:
+                    raise ValueError("two digits in a row in rank %d: %s" % (rank + 1, row))
+                digit = True
                 for _ in range(int(ch)):
                     if file < 8:
                         board[21 + file + 10 * rank] = 0
                     file += 1
             elif ch.upper() in "PNBRQK" and ch.upper() != ch.lower():
+                digit = False
                 if file < 8:
                     t = PIECE_LETTERS.index(ch.upper())
                     board[21 + file + 10 * rank] = t | (WHITE if ch.isupper() else BLACK)

@@ -29,6 +29,7 @@ BAD_FENS = (
     "4k3/8/8/8/8/8/8/4K1RR w HG - 0 1",  # h-side twice
     "4k3/8/8/8/8/8/4K3/R7 w Q - 0 1",  # king off the back rank
     "4k3/4R3/8/8/8/8/8/4K3 w - - 0 1",  # side not to move in check
+    "11qrkrnn/pp1pp3/2p4p/5pp1/3P2P1/4P1bN/PPP2P1P/BBQR1RKN w - - 1 6",  # 11 (fuzzing)
 )
 
 
