@@ -199,3 +199,46 @@ def python_chess_perft(board, depth):
         nodes += python_chess_perft(board, depth - 1)
         board.pop()
     return nodes
+
+
+PIECES = "PNBRQKpnbrqk"
+# Odd characters a FEN may come with: no line ends or tabs (they end a batch line).
+ODD = "\x00\x01\x1b\x7f\xe9\u2658\u265a\x0b\x0c /-0123456789abcdefghKQkqwxyz!?*"
+
+
+FIELD_VALUES = {
+    1: ["w", "b", "W", "x", ""],  # side to move
+    2: ["-", "KQkq", "Qk", "HAha", "AH", "BGbg", "kK", "KKk", "Q", "q", "C", "Hh"],  # castling
+    3: ["-"] + [f + r for f in "abcdeh" for r in "3456"] + ["e9", "z3"],  # en passant
+    4: ["0", "1", "49", "100", "-1", "9999", "10000", "x"],  # halfmove clock
+    5: ["0", "1", "2", "-3", "x"],  # move number
+}
+
+
+def mutate(board, draw):
+    """A FEN of `board` with one random change (`draw`: hypothesis's, in a composite)."""
+    import chess
+    from hypothesis import strategies as st
+    fen = board.fen() if draw(st.booleans()) else board.shredder_fen()
+    kind = draw(st.integers(0, 8))
+    if kind <= 2:  # a piece added, removed or moved
+        changed = board.copy(stack=False)
+        square = draw(st.integers(0, 63))
+        if kind == 0:
+            changed.set_piece_at(square, chess.Piece.from_symbol(draw(st.sampled_from(PIECES))))
+        else:
+            piece = changed.remove_piece_at(square)
+            if kind == 2 and piece:
+                changed.set_piece_at(draw(st.integers(0, 63)), piece)
+        return changed.board_fen() + fen[fen.index(" "):]
+    if kind <= 5:  # a field changed
+        fields = fen.split(" ")
+        index = draw(st.integers(1, 5))
+        fields[index] = draw(st.sampled_from(FIELD_VALUES[index]))
+        return " ".join(fields)
+    if kind == 6:  # cut short
+        return fen[:draw(st.integers(0, len(fen) - 1))]
+    # odd characters put in (7) or over (8) others
+    at = draw(st.integers(0, len(fen)))
+    odd = draw(st.text(alphabet=ODD, min_size=1, max_size=3))
+    return fen[:at] + odd + fen[at + (kind == 8):]
