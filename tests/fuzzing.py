@@ -121,8 +121,14 @@ class LineProcess:
                 raise AssertionError("the program ended: %r" % seen[-10:])
             seen.append(line)
             if line.startswith("Traceback"):
+                while line is not None:  # the rest of it, to say what went wrong
+                    try:
+                        line = self.lines.get(timeout=2)
+                    except queue.Empty:
+                        break
+                    seen.append(line)
                 self.stop()
-                raise AssertionError("a traceback: %r" % seen[-10:])
+                raise AssertionError("a traceback: %s" % "\n".join(seen[-12:]))
             if done(line):
                 return seen
 
@@ -242,3 +248,15 @@ def mutate(board, draw):
     at = draw(st.integers(0, len(fen)))
     odd = draw(st.text(alphabet=ODD, min_size=1, max_size=3))
     return fen[:at] + odd + fen[at + (kind == 8):]
+
+
+def console_driver_command(*args, heap="192K"):
+    """The argv that runs tests/firmware/console_driver.py's main(ARGS) on the
+    MicroPython unix port, from the .mpy builds of the firmware and its tests."""
+    from pathlib import Path
+    from host_tools import runtime
+    firmware = runtime.build_firmware()
+    runtime.compile_tree(Path(__file__).resolve().parent / "firmware", runtime.TESTS_MPY)
+    boot = ("import sys\nsys.path[0:0] = [%r, %r]\nimport console_driver\n"
+            "console_driver.main(*sys.argv[1:])\n" % (str(firmware), str(runtime.TESTS_MPY)))
+    return [runtime.micropython_executable(), "-X", "heapsize=%s" % heap, "-c", boot] + list(args)

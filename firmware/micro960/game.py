@@ -141,7 +141,7 @@ class Game(History):
     def replay(self):
         """Yield (position, move) for each move from the start; the position is
         the one before the move and is only valid during that step."""
-        pos = Position(self.start_fen, stack_size=2)
+        pos = Position(stack_size=2)  # set up under the game's rules: LRS may lack a king
         self.rules.apply(pos)
         pos.set_fen(self.start_fen)
         for move in self.moves:

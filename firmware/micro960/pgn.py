@@ -24,7 +24,7 @@ def game_pgn(game, tags=None):
     lines = ['[%s "%s"]' % (name, _escape(values.pop(name))) for name in SEVEN_TAGS]
     if game.rules.name != "classical":
         values["Variant"] = "LRS" if game.rules.name == "lrs" else "Chess960"
-    if game.start_fen.split()[:4] != game.rules.start_fen(518).split()[:4] or "Variant" in values:
+    if game.start_fen.split()[:4] != start_fen("RNBQKBNR").split()[:4] or "Variant" in values:
         values["SetUp"] = "1"
         values["FEN"] = game.start_fen
     for name in ("Variant", "SetUp", "FEN"):

@@ -78,3 +78,12 @@ def test_written_pgn_reads_back_to_the_same_game():
     assert error is None and again.pos.fen() == game.pos.fen()
     assert tags["Black"] == 'B. "the bot"'
     assert game_pgn(Game("classical")).count("[FEN") == 0
+
+
+def test_a_shuffle_game_that_ends_is_written_out():
+    """Its PGN once asked the shuffle rules for set-up 518 (there are 18) and
+    failed: the console printed an error instead of the result."""
+    from micro960.game import Game
+    game = Game("shuffle", None, 3)
+    game.resign()
+    assert '[Result "0-1"]' in game_pgn(game) and '[FEN "' in game_pgn(game)
