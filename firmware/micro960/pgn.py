@@ -87,8 +87,12 @@ class PgnReader:
         stripped = line.strip()
         if not self.brace and stripped.startswith("%"):
             return None
-        if not self.brace and self.depth == 0 and stripped.startswith("["):
-            if self.in_moves:
+        # A tag line ends the game before it, even one left inside an
+        # unclosed comment or variation: that must not swallow the next game.
+        tag = stripped.startswith("[") and stripped.endswith("]") and stripped[1:2].isalpha()
+        if tag and (self.in_moves or self.brace or self.depth) or \
+                not self.brace and self.depth == 0 and stripped.startswith("["):
+            if self.in_moves or self.brace or self.depth:
                 done = self.finish()
             self._tag(stripped)
             return done

@@ -87,3 +87,11 @@ def test_a_shuffle_game_that_ends_is_written_out():
     game = Game("shuffle", None, 3)
     game.resign()
     assert '[Result "0-1"]' in game_pgn(game) and '[FEN "' in game_pgn(game)
+
+
+def test_an_unclosed_variation_or_comment_does_not_swallow_the_next_game():
+    text = ('[Event "a"]\n\n1. e4 ( 1. d4 *\n\n[Event "b"]\n\n1. d4 d5 *\n\n'
+            '[Event "c"]\n\n1. c4 { no end\n\n[Event "d"]\n\n1. Nf3 *\n')
+    games = list(read_games(text.split("\n")))
+    assert [(tags["Event"], tokens) for tags, tokens in games] == [
+        ("a", ["e4"]), ("b", ["d4", "d5", "*"]), ("c", ["c4"]), ("d", ["Nf3", "*"])]
