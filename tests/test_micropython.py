@@ -23,6 +23,7 @@ HEAP = "64K"
 # needs more on the 64-bit unix port, whose objects are larger than a Pico's
 # (8-byte pointers); the console loads the engine, PGN writer and help on top.
 HEAPS = {"test_game": "96K", "test_lrs": "96K", "test_pgn": "96K", "test_console": "192K",
+         "test_console_input": "192K",
          "test_storage": "112K",
          # The drivers, their electrical fakes and the tests; 80K was the least that passed.
          "test_drivers": "96K",

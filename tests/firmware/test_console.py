@@ -30,33 +30,6 @@ def test_bad_lines_get_one_line_and_change_nothing():
         assert state(c) == before, line
 
 
-def test_a_chess_symbol_is_refused_not_dropped():
-    """The knight of "\u2658f3" (as the unicode board draws it) once vanished,
-    leaving the pawn move f3."""
-    c, said = console("chess960", 518)
-    before = state(c)
-    for line in ("\u2658f3", "\x1af3", "N\xe9f3"):  # as typed, and as lines.py marks it
-        del said[:]
-        c.handle(line)
-        assert said == ["error: only plain letters, digits and signs are read (Nf3, not a "
-                        "chess symbol)"], said
-        assert state(c) == before
-
-
-def test_time_and_level_show_their_value_alone_and_time_takes_fractions():
-    c, said = console()
-    c.handle("time 0.5")
-    assert said[-1] == "The engine thinks 0.5 seconds a move." and c.limits.movetime == 500
-    c.handle("time")
-    assert said[-1] == "The engine thinks 0.5 seconds a move."
-    for bad in ("time 0", "time -3", "time 0.01", "time 4000", "time soon"):
-        c.handle(bad)
-        assert said[-1].startswith("error: ") and c.limits.movetime == 500, bad
-    c.handle("level 7")
-    c.handle("level")
-    assert said[-1] == "Level 7."
-
-
 def test_a_short_game_with_castling_by_king_onto_rook_and_undo():
     c, said = console("chess960", 518)
     for line in ("e4", "e5", "Nf3", "Nc6", "Bc4", "Bc5", "e1h1"):
