@@ -159,3 +159,18 @@ def test_each_bad_event_gets_one_clear_error_and_changes_nothing(runtime):
             timeout=300)
         assert result.stdout.splitlines() == [
             said, "fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"], result.stdout
+
+
+@pytest.mark.parametrize("runtime", ("cpython", "micropython"))
+def test_all_pieces_up_and_back_in_snapshots_is_no_move(runtime):
+    """Found by fuzzing. SP 305 has the king on f1 beside its rook on g1, so
+    O-O swaps them: all the pieces lifted and put back once read as O-O,
+    and a snapshot judged square by square passed through boards that looked
+    like moves (a queen capture) on the way."""
+    start = "bnqbrkrn/pppppppp/8/8/8/8/PPPPPPPP/BNQBRKRN"
+    result = subprocess.run(
+        [sys.executable, "-m", "host_tools", "eboard-sim", "--sp", "305", "--runtime", runtime],
+        cwd=REPO, input="snapshot 0x0\nsnapshot %s\ne4\n" % start, capture_output=True,
+        text=True, timeout=300)
+    assert result.stdout.splitlines() == [
+        "move e4", "fen bnqbrkrn/pppppppp/8/8/4P3/8/PPPP1PPP/BNQBRKRN b KQkq - 0 1"], result.stdout

@@ -198,16 +198,18 @@ class EBoard:
         self._event(sq, True)
 
     def snapshot(self, mask):
-        """A whole occupancy: the lifts, then the placements it implies."""
+        """A whole occupancy: the lifts, then the placements it implies, judged
+        once at the end: a board seen at one moment passes through no states
+        between (all pieces up and put back once read as a move on the way)."""
         mask &= 0xFFFFFFFFFFFFFFFF
         gone = self.physical & ~mask
         new = mask & ~self.physical
-        for s in range(64):
-            if gone >> s & 1:
-                self._event(s, False)
-        for s in range(64):
-            if new >> s & 1:
-                self._event(s, True)
+        left = count_bits(gone | new)
+        for placed, squares in ((False, gone), (True, new)):
+            for s in range(64):
+                if squares >> s & 1:
+                    left -= 1
+                    self._event(s, placed, not left)
 
     def promote(self, letter):
         """Choose the piece for the next promotion: 'q', 'r', 'b' or 'n'."""
@@ -268,7 +270,7 @@ class EBoard:
         self.wrong = 0
         self.status = OK
 
-    def _event(self, sq, placed):
+    def _event(self, sq, placed, judge=True):
         if not 0 <= sq < 64:
             self._error("no square %d: squares are 0-63" % sq)
             return
@@ -289,6 +291,9 @@ class EBoard:
         if self.setup:
             self._check_setup()
             return
+        if not judge:  # more of a snapshot to come
+            self._note_pairs_up()
+            return
         if self.status == PENDING and not self._could_castle(self.pending_castle, True):
             # The pending move is played, then the event counts from there.
             physical = self.physical
@@ -299,10 +304,14 @@ class EBoard:
                 self.lifted = self.base & ~physical  # the pieces up now
                 if placed:
                     self.last_placed = sq
+        self._note_pairs_up()
+        self._evaluate()
+
+    def _note_pairs_up(self):
+        """Remember each king and rook that are up at the same moment."""
         for pair in self.pairs:
             if not self.physical & pair:
                 self.together |= pair
-        self._evaluate()
 
     def _check_setup(self):
         self.wrong = self.physical ^ self.base
@@ -422,10 +431,11 @@ class EBoard:
         return False
 
     def _swap_castle(self):
-        """Castling where king and rook swap squares, if both were up at once."""
+        """Castling where king and rook swap squares, if both were up at once
+        and nothing else was (all the pieces lifted and put back is no move)."""
         for info in self.infos:
             if (info[1] == self.base and info[0] >> 12 == CASTLE
-                    and info[3] & self.together == info[3]):
+                    and info[3] & self.together == info[3] and not self.lifted & ~info[3]):
                 return info[0]
         return 0
 

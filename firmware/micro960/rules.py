@@ -7,6 +7,10 @@ shuffle    rooks in the corners, king on e1/e8, the other pieces shuffled
 lrs        LRS chess: no castling, no en passant, promotion to a queen only,
            no check (capturing the king wins), no move loses, a draw only
            after 1024 plies; optionally a random back row
+
+Every rule set refuses a FEN that no game can reach (position.py). LRS, where
+a king can be captured, also takes a position with a king missing or with
+the side not to move in check, and does not check where checks could come from.
 """
 import random
 
