@@ -196,17 +196,6 @@ def random_game(rules, seed, plies):
     return start, moves
 
 
-def python_chess_perft(board, depth):
-    if depth == 1:
-        return board.legal_moves.count()
-    nodes = 0
-    for move in board.legal_moves:
-        board.push(move)
-        nodes += python_chess_perft(board, depth - 1)
-        board.pop()
-    return nodes
-
-
 PIECES = "PNBRQKpnbrqk"
 # Odd characters a FEN may come with: no line ends or tabs (they end a batch line).
 ODD = "\x00\x01\x1b\x7f\xe9\u2658\u265a\x0b\x0c /-0123456789abcdefghKQkqwxyz!?*"

@@ -76,10 +76,12 @@ def noise(board, draw):
     not_kings = [sq for sq in occupied if board.piece_at(chess.parse_square(sq)).piece_type
                  != chess.KING]
     if kind == 2 and len(not_kings) > 1:
-        # Two pieces knocked over and put back; not a king, whose lift beside
-        # its rook's is castling where they swap squares (README).
+        # Two pieces knocked over and put back in the order they fell: back
+        # the other way round, the first put back onto the second's square
+        # is the gesture of a capture. Not a king, whose lift beside its
+        # rook's is castling where they swap squares (README).
         a, b = draw(st.lists(st.sampled_from(not_kings), min_size=2, max_size=2, unique=True))
-        return ["lift " + a, "lift " + b, "place " + b, "place " + a]
+        return ["lift " + a, "lift " + b, "place " + a, "place " + b]
     if kind == 3:  # a wrong snapshot, then the right one
         wrong = draw(st.integers(0, 2 ** 64 - 1))
         return ["snapshot 0x%x" % wrong, occupancy_text(board)]

@@ -10,7 +10,8 @@ import pytest
 from hypothesis import given, strategies as st
 
 from fuzzing import (RULES, LineProcess, fuzz_settings, micropython_command, mutate,
-                     python_chess_perft, random_game, tally)
+                     random_game, tally)
+from host_tools.bench import chess_perft
 from micro960 import movegen
 from micro960.position import Position
 
@@ -34,7 +35,7 @@ def python_chess_verdict(fen):
         return None
     if board.status() != chess.STATUS_VALID:
         return None
-    return python_chess_perft(board, 2)
+    return chess_perft(board, 2)
 
 
 def check(fen, answer):

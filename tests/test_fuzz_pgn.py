@@ -44,8 +44,9 @@ def mutate(text, kind, draw):
         after_moves = [i + 1 for i, token in enumerate(tokens[:-1]) if not token.endswith(".")]
         if not after_moves:
             return text
-        tokens.insert(draw(st.sampled_from(after_moves)), draw(st.sampled_from(["( 1. e4 e5 )", "( Qxh7+ )", "( ( Nf3 ) )",
-                                                "( garbage 2... )"])))
+        variation = draw(st.sampled_from(["( 1. e4 e5 )", "( Qxh7+ )", "( ( Nf3 ) )",
+                                          "( garbage 2... )"]))
+        tokens.insert(draw(st.sampled_from(after_moves)), variation)
     elif kind == "nag":
         tokens.insert(at, draw(st.sampled_from(["$1", "$22", "!?", "?!", "!!"])))
     elif kind == "badmove" and len(tokens) > 1:

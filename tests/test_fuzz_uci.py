@@ -23,7 +23,8 @@ DEFAULT_BUDGET = 1.0  # what go searches when it has no usable limit
 GARBAGE = st.sampled_from(["", "garbage", "position", "position fen", "uci x",
                            "setoption", "setoption name", "debug on", "register later",
                            "\x01\x02", "\u2658f3", "stop", "ponderhit"])
-ODD_NUMBERS = st.one_of(st.integers(-1000, 40), st.sampled_from(["x", "1e3", "", "-0", "99999999999"]))
+ODD_NUMBERS = st.one_of(st.integers(-1000, 40),
+                        st.sampled_from(["x", "1e3", "", "-0", "99999999999"]))
 BAD_MOVES = ["e2e5", "a1a1", "zz", "e7e8k", "0000", "e2e4e", "h9h1", "e1c3"]
 
 

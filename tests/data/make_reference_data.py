@@ -29,6 +29,8 @@ from pathlib import Path
 import chess
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent.parent))  # the repository, for host_tools
+from host_tools.bench import chess_perft  # noqa: E402
 PYTHON_CHESS_DEPTH = 3  # perft960 depths counted by python-chess
 DEEPEST = 5  # perft960's deepest column
 PYTHON_CHESS_MAX_LEAVES = 1_000_000  # perft_std rows python-chess also counts
@@ -52,21 +54,9 @@ STANDARD = (
 )
 
 
-def python_chess_perft(board, depth):
-    """Leaf nodes of the legal move tree; the last ply is counted, not played."""
-    if depth == 1:
-        return board.legal_moves.count()
-    nodes = 0
-    for move in board.legal_moves:
-        board.push(move)
-        nodes += python_chess_perft(board, depth - 1)
-        board.pop()
-    return nodes
-
-
 def start_position_counts(sp):
     board = chess.Board.from_chess960_pos(sp)
-    return [python_chess_perft(board, d) for d in range(1, PYTHON_CHESS_DEPTH + 1)]
+    return [chess_perft(board, d) for d in range(1, PYTHON_CHESS_DEPTH + 1)]
 
 
 class Stockfish:
@@ -137,7 +127,7 @@ def make_perft_std(stockfish):
             chess960 = stockfish.perft(fen, depth, True)
             ours = ""
             if count <= PYTHON_CHESS_MAX_LEAVES:
-                ours = python_chess_perft(chess.Board(fen), depth)
+                ours = chess_perft(chess.Board(fen), depth)
             agree = classical == chess960 == count and ours in ("", count)
             rows.append((name, fen, depth, count, classical, chess960, ours,
                          "OK" if agree else "DISAGREE"))
