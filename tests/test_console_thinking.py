@@ -14,7 +14,12 @@ import pytest
 
 REPO = Path(__file__).resolve().parent.parent
 RUNTIMES = ("cpython", "micropython")
-AFTER_ONE_WHITE_MOVE = " b KQkq - 1 1"  # a knight move: the only ones with a halfmove of 1
+
+
+def one_white_move(out):
+    """The last line, a FEN, is the position after White's first move alone."""
+    fields = out.strip().split("\n")[-1].split()
+    return fields[1] == "b" and fields[5] == "1"
 
 
 def start(runtime, tmp_path):
@@ -41,8 +46,7 @@ def test_a_move_typed_while_the_engine_thinks_is_refused_and_stop_moves_now(runt
     out = engine.communicate("fen\nquit\n", timeout=60)[0]
     assert time.monotonic() - started < 20, out  # not the 30 s it was given
     assert "error: 'Nf3' was typed while the engine thought; type it again now" in out, out
-    fen = out.strip().split("\n")[-1]
-    assert fen.endswith(AFTER_ONE_WHITE_MOVE), out  # Black's Nf3 was never played
+    assert one_white_move(out), out  # Black's Nf3 was never played
     assert engine.returncode == 0
 
 
@@ -54,7 +58,7 @@ def test_ctrl_c_stops_the_search_not_the_program(runtime, tmp_path):
     time.sleep(1)
     out = engine.communicate("fen\nquit\n", timeout=60)[0]
     assert "Stopped: the engine plays the best move it has found." in out, out
-    assert out.strip().split("\n")[-1].endswith(AFTER_ONE_WHITE_MOVE), out
+    assert one_white_move(out), out
     assert engine.returncode == 0, out
 
 

@@ -6,7 +6,7 @@ exactly as it was (its position, its moves and its result).
 import pytest
 from hypothesis import given, strategies as st
 
-from console_driver import LineEditor, CONSOLE_LIMIT, make_console, type_bytes
+from console_driver import make_console, person_typing, type_bytes
 from fuzzing import LineProcess, console_driver_command, fuzz_settings, tally
 
 WORDS = ["new", "new 518", "new 0", "new 959", "new 960", "new -1", "new random", "new dice 1 2 3",
@@ -38,7 +38,7 @@ def test_console_fuzz_on_cpython(batch):
     with tally("console", "cpython"):
         said = []
         console = make_console(said)
-        editor = LineEditor(None, CONSOLE_LIMIT)
+        editor = person_typing()
         assert type_bytes(console, said, editor, typed(batch)) == []
 
 

@@ -6,7 +6,7 @@ and starts a fresh game; it never crashes, and the game goes on.
 import pytest
 from hypothesis import given, strategies as st
 
-from console_driver import make_console, state, type_bytes, LineEditor, CONSOLE_LIMIT
+from console_driver import make_console, person_typing, state, type_bytes
 from fuzzing import LineProcess, console_driver_command, fuzz_settings, random_game, tally
 
 
@@ -21,7 +21,7 @@ def saved_game(folder, seed, plies):
     for move in moves:
         typed.append(board.uci(move, chess960=True))
         board.push(move)
-    type_bytes(console, said, LineEditor(None, CONSOLE_LIMIT),
+    type_bytes(console, said, person_typing(),
                "".join(line + "\n" for line in ["new 518"] + typed).encode())
     return state(console), (folder / "game.txt").read_bytes()
 
@@ -59,7 +59,7 @@ def test_save_fuzz_on_cpython(case, tmp_path_factory):
             assert state(console) == before
         else:
             assert len(console.game.moves) == 0  # a fresh game
-        type_bytes(console, said, LineEditor(None, CONSOLE_LIMIT), b"moves\nfen\n")
+        type_bytes(console, said, person_typing(), b"moves\nfen\n")
 
 
 @pytest.mark.parametrize("runtime", ["micropython"])

@@ -30,7 +30,7 @@ HEAPS = {"test_game": "96K", "test_lrs": "96K", "test_pgn": "96K", "test_console
          # The search with a 4 KB table; 104K was the least that passed.
          "test_search": "112K",
          # The search watched at every node (frames of the path, FEN strings).
-         "test_selective": "112K",
+         "test_selective": "128K",
          # Search objects made one after another; 96K did not pass.
          "test_quiescence": "112K",
          # Tables of up to 4 KB beside the search module (for its mate scores).

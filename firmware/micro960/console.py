@@ -609,7 +609,8 @@ def main(argv=None):
         console.out("%s game. %s" % (console.game.rules.name, _setup_text(console.game)))
     # The PC's terminal echoes and edits the line itself; the editor still
     # swallows arrow keys and ends lines at CR, LF or CR LF.
-    lines = console.input = StdinLines(limit=MAX_LINE)
+    lines = console.input = StdinLines()
+    lines.interactive(False)
     console.show_board()
     console.reply()
     while console.running:

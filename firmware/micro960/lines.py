@@ -27,8 +27,8 @@ HISTORY = 8  # lines the up and down arrows recall (only when echoing)
 START = 128  # the line buffer's first size
 RAW_OVER = 255  # with `raw`, longer lines are handed over in the buffer itself
 
-# Stands in a line for each character that is not ASCII (or each byte of
-# one, on MicroPython): the line is then refused as a whole.
+# Stands in a line a person typed for each character that is not ASCII (or
+# each byte of one, on MicroPython): the console then refuses the line.
 FOREIGN = 0x1A
 ESC = "\x1b"
 BACKSPACE = "\x08"
@@ -61,6 +61,7 @@ class LineEditor:
 
     def __init__(self, echo=None, limit=LIMIT, size=START):
         self.echo = echo  # a write(text) function, or None for no echo
+        self.mark_foreign = False  # a person types: mark what is not ASCII (FOREIGN)
         self.limit = limit
         self.buffer = bytearray(min(limit + 1, size))
         self.length = 0
@@ -109,12 +110,13 @@ class LineEditor:
             self._add(32)
         elif 32 <= code < 127:
             self._add(code)
-        elif code > 127:
+        elif code > 127 and self.mark_foreign:
             # Moves and commands are plain ASCII. Dropping a chess symbol
             # would turn "♘f3" into the pawn move f3: keep a mark that
             # makes the line refused instead (see FOREIGN).
             self._add(FOREIGN)
-        # Other control characters are ignored.
+        # Other control characters are ignored, and so is what is not ASCII
+        # on a line a program sends (UCI): a noisy serial line's bytes.
         return None
 
     def finish(self):
@@ -227,6 +229,7 @@ class StdinLines:
         """A person types from now on (the console): echo if `echo`, and keep
         lines console-short so the partial line stays small."""
         self.editor.echo = self.out if echo else None
+        self.editor.mark_foreign = True
         self.editor.resize(CONSOLE_LIMIT)
 
     @property

@@ -47,6 +47,14 @@ def type_bytes(console, said, editor, data):
     return problems
 
 
+def person_typing():
+    """A line editor as the console has it: a person types, so what is not
+    ASCII is marked (and the line refused), not dropped."""
+    editor = LineEditor(None, CONSOLE_LIMIT)
+    editor.mark_foreign = True
+    return editor
+
+
 def main(folder=None):
     said = []
     console = make_console(said, folder)
@@ -55,7 +63,7 @@ def main(folder=None):
             if text.startswith(("RESUMED", "FRESH", "warning")):
                 print(text)
         print("END")
-    editor = LineEditor(None, CONSOLE_LIMIT)
+    editor = person_typing()
     while True:
         line = sys.stdin.readline()
         if not line:

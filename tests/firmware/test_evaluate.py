@@ -26,7 +26,8 @@ def colours_swapped(fen):
     f = fen.split()
     f[0] = _swapcase("/".join(reversed(f[0].split("/"))))
     f[1] = "b" if f[1] == "w" else "w"
-    f[2] = _swapcase(f[2])
+    rights = _swapcase(f[2])  # White's letters first, as FEN has them
+    f[2] = "".join(c for c in rights if c.isupper()) + "".join(c for c in rights if not c.isupper())
     if f[3] != "-":
         f[3] = f[3][0] + ("6" if f[3][1] == "3" else "3")
     return " ".join(f)

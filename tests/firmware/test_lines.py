@@ -72,10 +72,14 @@ def test_arrow_keys_and_escape_sequences_are_swallowed():
 def test_other_control_characters_are_ignored_and_non_ascii_is_marked():
     assert typed("e\x004\x07\x01\x04\x0c\r")[0] == ["e4"]
     assert typed("new\t518\n")[0] == ["new 518"]  # a tab is a space
-    # Dropped, the knight of "\u2658f3" would leave the pawn move f3: each
-    # character that is not ASCII leaves a mark, so the line can be refused.
-    assert typed("\u2658f3\r")[0] == ["\x1af3"]
-    assert typed("N\xe9f3\r")[0] == ["N\x1af3"]
+    # From a program (UCI) what is not ASCII is line noise, dropped; from a
+    # person (the console) the knight of "\u2658f3" dropped would leave the
+    # pawn move f3: each such character leaves a mark, and the line is refused.
+    assert typed("N\xe9f3\u2654\x9b\r")[0] == ["Nf3"]
+    person = LineEditor()
+    person.mark_foreign = True
+    assert typed("\u2658f3\r", editor=person)[0] == ["\x1af3"]
+    assert typed("N\xe9f3\r", editor=person)[0] == ["N\x1af3"]
 
 
 def test_echo_writes_back_what_is_typed_and_rubs_out():
