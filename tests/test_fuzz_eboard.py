@@ -73,14 +73,15 @@ def noise(board, draw):
     if kind == 1 and empty:  # a stray piece put down and taken away
         sq = draw(st.sampled_from(empty))
         return ["place " + sq, "lift " + sq]
-    not_kings = [sq for sq in occupied if board.piece_at(chess.parse_square(sq)).piece_type
-                 != chess.KING]
-    if kind == 2 and len(not_kings) > 1:
-        # Two pieces knocked over and put back in the order they fell: back
-        # the other way round, the first put back onto the second's square
-        # is the gesture of a capture. Not a king, whose lift beside its
-        # rook's is castling where they swap squares (README).
-        a, b = draw(st.lists(st.sampled_from(not_kings), min_size=2, max_size=2, unique=True))
+    colour = draw(st.booleans())
+    own = [sq for sq in occupied if board.piece_at(chess.parse_square(sq)).color == colour
+           and board.piece_at(chess.parse_square(sq)).piece_type != chess.KING]
+    if kind == 2 and len(own) > 1:
+        # Two pieces of one colour knocked over and put back in the order
+        # they fell. Of two colours, or back the other way round, the board
+        # shows a capture's gesture; with a king, the castling where king and
+        # rook swap squares (README).
+        a, b = draw(st.lists(st.sampled_from(own), min_size=2, max_size=2, unique=True))
         return ["lift " + a, "lift " + b, "place " + a, "place " + b]
     if kind == 3:  # a wrong snapshot, then the right one
         wrong = draw(st.integers(0, 2 ** 64 - 1))

@@ -588,7 +588,8 @@ def test_unknown_go_words_are_reported_and_the_search_runs(raw):
     ("go mate -1", "mate: -1 is too small"),
     ("go movetime 0", "movetime: 0 is too small"),
     ("go movestogo 0 wtime 300 btime 300", "movestogo: 0 is too small"),
-    ("go depth 99999999999", "outside")])
+    ("go depth 99999999999", "outside"),
+    ("go wtime 99999999999 btime 1000", "wtime: 99999999999 is outside")])
 def test_odd_numbers_in_go_get_an_info_string_and_a_finite_search(raw, go, said):
     """Each once searched until `stop`, or answered at once with the first
     legal move: now each is said and the search has a budget."""

@@ -328,15 +328,14 @@ class Uci:
             if word in GO_NUMBERS and i + 1 < len(args):
                 try:
                     value = _number(args[i + 1], -10 ** 9, 10 ** 9)
-                    if value < (0 if word in GO_CLOCKS else 1):
+                    if value < 0 and word in ("wtime", "btime"):
+                        value = 0  # past the flag: move at once
+                        self.out("info string go %s %s: read as 0" % (word, args[i + 1]))
+                    elif value < (0 if word in GO_CLOCKS else 1):
                         raise ValueError("%d is too small" % value)
                     setattr(limits, word, value)
-                except ValueError as e:
-                    if word in ("wtime", "btime") and args[i + 1].lstrip("-").isdigit():
-                        setattr(limits, word, 0)  # past the flag: move at once
-                        self.out("info string go %s %s: read as 0" % (word, args[i + 1]))
-                    else:  # still search: a GUI waits for bestmove
-                        self.out("info string go %s: %s; ignored" % (word, e))
+                except ValueError as e:  # still search: a GUI waits for bestmove
+                    self.out("info string go %s: %s; ignored" % (word, e))
                 i += 2
             elif word in ("infinite", "ponder"):
                 setattr(limits, word, True)
