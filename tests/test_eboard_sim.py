@@ -174,3 +174,17 @@ def test_all_pieces_up_and_back_in_snapshots_is_no_move(runtime):
         text=True, timeout=300)
     assert result.stdout.splitlines() == [
         "move e4", "fen bnqbrkrn/pppppppp/8/8/4P3/8/PPPP1PPP/BNQBRKRN b KQkq - 0 1"], result.stdout
+
+
+@pytest.mark.parametrize("runtime", ("cpython", "micropython"))
+def test_all_pieces_up_and_back_after_a_swap_castling_takes_nothing_back(runtime):
+    """Found by fuzzing: after O-O where king f8 and rook g8 swap squares,
+    every piece lifted and put back looked like that castling undone."""
+    events = ("e3\nlift f8\nlift g8\nplace g8\nplace f8\nwait\nsnapshot 0x0\n"
+              "snapshot rnnbbrkq/pppppppp/8/8/8/4P3/PPPP1PPP/RNNBBKRQ\n")
+    result = subprocess.run(
+        [sys.executable, "-m", "host_tools", "eboard-sim", "--sp", "473", "--runtime", runtime],
+        cwd=REPO, input=events, capture_output=True, text=True, timeout=300)
+    assert result.stdout.splitlines() == [
+        "move e3", "move O-O", "fen rnnbbrkq/pppppppp/8/8/8/4P3/PPPP1PPP/RNNBBKRQ w KQ - 1 2"], \
+        result.stdout

@@ -446,8 +446,8 @@ class EBoard:
         before, filled = self.undo_masks[-1]
         if self.physical != before or self.lifted & filled != filled:
             return False
-        if before == self.base and self.together & filled != filled:
-            return False
+        if before == self.base and (self.together & filled != filled or self.lifted & ~filled):
+            return False  # a swap of king and rook is undone by those two alone
         if self.can_take_back and not self.can_take_back():
             return False
         move = self.game.moves[-1]
