@@ -56,6 +56,19 @@ def test_perft_prints_the_node_count_last(runtime):
 
 
 @pytest.mark.parametrize("runtime", RUNTIMES)
+def test_perft_refuses_depths_its_buffers_do_not_hold(runtime):
+    """perft FEN 40 died with an IndexError traceback."""
+    said = "depth must be a whole number from 0 to 16, not '40'"
+    for args in (["perft", START, "40"], ["perft", START, "17", "--divide"]):
+        result = micro960(args, runtime)
+        assert result.returncode == 1 and "Traceback" not in result.stderr, result.stderr
+        assert result.stderr.strip() == "error: " + said.replace("'40'", repr(args[2])), \
+            result.stderr
+    batch = micro960(["perft", "--batch"], runtime, input="%s\t40\n%s\t1\n" % (START, START))
+    assert batch.stdout.split("\n")[:2] == ["error " + said, "20"], batch.stdout
+
+
+@pytest.mark.parametrize("runtime", RUNTIMES)
 @pytest.mark.parametrize("fen", (KIWIPETE, POSITION4) + CASTLING_960)
 def test_perft_divide_agrees_with_python_chess(runtime, fen):
     result = micro960(["perft", fen, "2", "--divide"], runtime)
