@@ -211,7 +211,7 @@ def replay_command(args):
 
 
 def play_command(args):
-    from .console import main as console_main
+    from .play import main as console_main
     return console_main(args)
 
 

@@ -6,14 +6,13 @@ terminal shows; `unicode` draws chess symbols and `color` paints the squares
 with ANSI escape codes, the last move's two squares highlighted.
 """
 from .game import Game, UNDECIDED
-from .lines import CONSOLE_LIMIT, StdinLines
+from .lines import CONSOLE_LIMIT
 from .notation import parse_move, san, side_name
 from .pgn import game_pgn
-from .position import BLACK, CASTLE, OFF, PIECE_LETTERS, WHITE
+from .position import BLACK, CASTLE, OFF, TO64, TO120, WHITE, castle_squares
 from .search import MATE, MATE_BOUND, Limits, Search
 from .rules import NAMES, Rules
-from .startpos import sp_from_dice, sp_number
-from .storage import GameStore, default_folder
+from .startpos import backrank, sp_from_dice
 
 MAX_LINE = CONSOLE_LIMIT
 # The engine's side as saved: index * 8 is WHITE (8) or BLACK (16); none for two players.
@@ -37,14 +36,17 @@ Castle with O-O / O-O-O, by moving the king onto its rook (e1h1), or to its
 destination square when that can only mean castling.
 Commands, each with an example:
   new                 a new game from a random set-up of the current rules
-  new 518             a new game from start position SP 518 (0-959)
+  new 518             a new game from set-up 518 (SP 0-959 in Chess960; shuffle
+                      0-17, transcendental 0-2879, lrs 0-5039)
+  new 3 900           double960 and transcendental: White's and Black's set-up
   new random          the same as plain new
   new dice 3 1 2 4 1  a new game from die rolls (Bodlaender's procedure)
-  new classical       the classical start position
-  new RNBQKBNR        a new game from a back rank
+  new classical       the classical start position, where the rules have it
+  new RNBQKBNR        a new game from a back rank (new RNBQKBNR QRKRBBNN: two)
   new fen 8/8/8/4k3/8/8/8/4K2R w K - 0 1
                       a new game from an X-FEN or Shredder-FEN position
-  rules chess960      switch rules: chess960 classical double960 shuffle lrs
+  rules chess960      switch rules: chess960 classical double960 shuffle
+                      chess480 transcendental lrs
   white               play White against the engine
   black               play Black against the engine
   both                two people play; the engine only moves when told to go
@@ -54,7 +56,10 @@ Commands, each with an example:
   time 5              seconds the engine thinks per move
   moves               list the legal moves
   undo                take back your last move (and the engine's reply)
-  draw                claim a draw (fifty-move rule, threefold repetition)
+  draw                claim a draw (fifty-move rule, threefold repetition),
+                      or else offer one: the engine answers at once; a person
+                      types accept before their next move
+  accept              accept the draw just offered
   resign              the side to move resigns
   board               show the board again
   flip                turn the board round
@@ -70,10 +75,11 @@ Commands, each with an example:
 
 
 class Console:
-    def __init__(self, rules="chess960", number=None, fen=None, unicode=False, out=None,
-                 engine_side=BLACK, seconds=5, hash_kb=None, color=False):
+    def __init__(self, rules="chess960", number=None, black_number=None, fen=None,
+                 unicode=False, out=None, engine_side=BLACK, seconds=5, hash_kb=None,
+                 color=False):
         self.out = out or _print
-        self.game = Game(rules, fen, number)
+        self.game = Game(rules, fen, number, black_number)
         self.unicode = unicode
         self.color = color
         self.last_move = None  # (game, plies, text) of the last move shown
@@ -88,6 +94,8 @@ class Console:
         self.cmd_time([str(seconds)], quiet=True)
         self.store = None  # a storage.GameStore: the game is saved after every change
         self.kept = None  # the text last saved
+        self.draw_offer = None  # (side, plies) of a draw offered by a person
+        self.engine_score = None  # the engine's last score, for its side
 
     # ---------------------------------------------------------------- input
 
@@ -193,7 +201,7 @@ class Console:
         if game.pos.side != self.engine_side or game.result() != UNDECIDED:
             return
         try:
-            move, score = self.engine.think(game, self.limits)
+            move, self.engine_score = self.engine.think(game, self.limits)
         except KeyboardInterrupt:
             # Ctrl-C stops the search, not the program: the engine plays the
             # best move it has (the moves it was trying are taken back first).
@@ -265,7 +273,7 @@ class Console:
         if game.result() != UNDECIDED:
             self.summary()
             return
-        if game.pos.in_check():
+        if game.pos.in_check() and not game.rules.king_capture:  # LRS has no check
             self.out("Check.")
         claim = game.claimable_draw()
         if claim:
@@ -289,39 +297,33 @@ class Console:
 
     def cmd_new(self, args):
         rules = self.game.rules
-        fen = number = black = None
-        if not args or args[0].lower() == "random":
-            pass
-        elif args[0].lower() == "classical":
-            number = 518 if rules.name != "lrs" else None
-            if rules.name not in ("chess960", "classical", "double960", "lrs"):
-                raise ValueError("SP 518 is not a set-up of %s rules" % rules.name)
-        elif args[0].lower() == "dice":
-            number = sp_from_dice([_int(a, "die roll") for a in args[1:]])
-        elif args[0].lower() == "fen":
+        fen = None
+        numbers = ()
+        word = args[0].lower() if args else "random"
+        if word == "fen":
             fen = " ".join(args[1:])
             if not fen:
                 raise ValueError("new fen needs a FEN")
-        elif len(args[0]) == 8 and not args[0].isdigit():
-            number = sp_number(args[0])
-        else:
-            number = _int(args[0], "set-up number")
-            if len(args) > 1:
-                black = _int(args[1], "set-up number")
-        if rules.name == "double960" and number is not None and black is None:
-            black = number
-        game = Game(rules, fen, number, black)  # raises before the old game is touched
+        elif word == "dice":
+            numbers = (rules.number(backrank(sp_from_dice([_int(a, "die roll")
+                                                           for a in args[1:]]))),)
+        elif word == "classical" and len(args) == 1:
+            numbers = (rules.number("RNBQKBNR"),)
+        elif word != "random" or len(args) > 1:
+            numbers = setup_numbers(rules, args)
+        game = Game(rules, fen, *numbers)  # raises before the old game is touched
         self.game = game
-        self.out("New %s game. %s" % (rules.name, _setup_text(game)))
+        self.draw_offer = None
+        self.out("New %s game. %s" % (rules.name, setup_text(game)))
         self.show_board()
         self.announce()
 
     def cmd_rules(self, args):
         if len(args) != 1:
             raise ValueError("rules needs one of: " + " ".join(NAMES))
-        Rules(args[0])  # validate before starting anything
-        self.game = Game(args[0])
-        self.out("Rules: %s. %s" % (args[0], _setup_text(self.game)))
+        self.game = Game(Rules(args[0].lower()))  # raises before the old game is touched
+        self.draw_offer = None
+        self.out("Rules: %s. %s" % (self.game.rules.name, setup_text(self.game)))
         self.show_board()
 
     def cmd_board(self, args):
@@ -360,6 +362,7 @@ class Console:
         game = self.game
         game.undo()
         self.last_move = None
+        self.draw_offer = None
         if game.pos.side == self.engine_side and game.moves:
             game.undo()  # take back the engine's reply with your move
             self.out("Took back two moves.")
@@ -427,7 +430,41 @@ class Console:
         self.out(game_pgn(self.game).rstrip())
 
     def cmd_draw(self, args):
-        self.game.claim_draw()
+        game = self.game
+        self._not_over()
+        if not game.rules.draw_claims:
+            raise ValueError("%s has no draws but the one after %d plies"
+                             % (game.rules.name, game.rules.max_plies))
+        if game.claimable_draw():
+            game.claim_draw()
+        elif game.pos.side ^ BOTH_SIDES == self.engine_side:
+            self._engine_answers_offer()
+            return
+        else:
+            self.draw_offer = (game.pos.side, len(game.moves))
+            self.out("%s offers a draw; %s may type accept before their next move."
+                     % (side_name(game.pos.side), side_name(game.pos.side ^ BOTH_SIDES)))
+            return
+        self.announce()
+
+    def _engine_answers_offer(self):
+        """The engine takes a draw when it thinks it stands a pawn or more worse."""
+        if self.engine_score is not None and self.engine_score <= -100:
+            self.game.agree_draw()
+            self.out("micro960 accepts the draw.")
+            self.announce()
+        else:
+            self.out("micro960 declines the draw; play on.")
+
+    def cmd_accept(self, args):
+        game = self.game
+        self._not_over()
+        offer = self.draw_offer
+        # An offer stands while its side makes its move and until the other replies.
+        now = (len(game.moves), game.pos.side)
+        if not offer or now not in ((offer[1], offer[0]), (offer[1] + 1, offer[0] ^ BOTH_SIDES)):
+            raise ValueError("no draw offer to accept")
+        game.agree_draw()
         self.announce()
 
     def cmd_resign(self, args):
@@ -452,7 +489,8 @@ COMMANDS = {
     "new": Console.cmd_new, "rules": Console.cmd_rules, "board": Console.cmd_board,
     "flip": Console.cmd_flip, "unicode": Console.cmd_unicode, "ascii": Console.cmd_ascii,
     "moves": Console.cmd_moves, "undo": Console.cmd_undo, "fen": Console.cmd_fen,
-    "pgn": Console.cmd_pgn, "draw": Console.cmd_draw, "resign": Console.cmd_resign,
+    "pgn": Console.cmd_pgn, "draw": Console.cmd_draw, "accept": Console.cmd_accept,
+    "resign": Console.cmd_resign,
     "help": Console.cmd_help, "quit": Console.cmd_quit, "exit": Console.cmd_quit,
     "white": Console.cmd_white, "black": Console.cmd_black, "both": Console.cmd_both,
     "go": Console.cmd_go, "hint": Console.cmd_hint, "level": Console.cmd_level,
@@ -501,8 +539,9 @@ def last_squares(game):
     move = game.moves[-1]
     start = move & 63
     end = (move >> 6) & 63
-    if move >> 12 == CASTLE:  # "king takes own rook": the king lands on the c- or g-file
-        end = (start & 56) + (6 if end > start else 2)
+    if move >> 12 == CASTLE:  # "king takes own rook": where the king lands
+        side = WHITE if start < 8 else BLACK
+        end = TO64[castle_squares(side, TO120[end], TO120[start], game.rules.orthodox_castling)[0]]
     return (start, end)
 
 
@@ -530,12 +569,25 @@ def move_text(pos, move, moves=None):
     return "%d...%s" % (pos.fullmove, san(pos, move, moves))
 
 
-def _setup_text(game):
-    rank = "".join(PIECE_LETTERS[game.pos.board[21 + f] & 7] for f in range(8))
-    try:
-        return "Start position SP %d (%s)." % (sp_number(rank), rank)
-    except ValueError:
-        return "Start position %s." % game.start_fen
+def setup_text(game):
+    return "Start position %s." % (game.rules.setup_text(game.start_fen) or game.start_fen)
+
+
+def setup_numbers(rules, words):
+    """`518`, `RNBQKBNR`, or White's and Black's (`3 900`) -> set-up numbers,
+    checked against the rules."""
+    if len(words) > (2 if rules.two_ranks else 1):
+        raise ValueError("%s takes %s" % (rules.name, "White's and Black's set-up" if
+                                          rules.two_ranks else "one set-up for both sides"))
+    numbers = []
+    for word in words:
+        if len(word) == 8 and not word.isdigit():
+            numbers.append(rules.number(word))
+        else:
+            number = _int(word, "a set-up (a number or a back rank like RNBQKBNR)")
+            rules.rank(number)  # raises, saying the range, if there is no such set-up
+            numbers.append(number)
+    return numbers
 
 
 def _score_text(score):
@@ -570,52 +622,3 @@ def _int(text, what):
 
 def _print(text):
     print(text)
-
-
-def main(argv=None):
-    """`micro960 play [--rules NAME] [--sp N] [--fen FEN] [--color white|black|both]
-    [--level 0-20] [--time SECONDS] [--unicode] [--ansi]`.
-
-    --color picks your side (as it always has); --ansi paints the board in
-    ANSI colours, like the `color` command.
-    """
-    argv = list(argv or [])
-    options = {"--rules": "chess960", "--sp": None, "--fen": None, "--color": "white",
-               "--level": "20", "--time": "5"}
-    flags = {"--unicode": False, "--ansi": False}
-    while argv:
-        name = argv.pop(0)
-        if name in flags:
-            flags[name] = True
-        elif name in options and argv:
-            options[name] = argv.pop(0)
-        else:
-            print("error: unknown option %s" % name)
-            return 2
-    sides = {"white": BLACK, "black": WHITE, "both": None}
-    try:
-        if options["--color"] not in sides:
-            raise ValueError("--color is white, black or both")
-        number = None if options["--sp"] is None else _int(options["--sp"], "--sp")
-        console = Console(options["--rules"], number, options["--fen"], flags["--unicode"],
-                          engine_side=sides[options["--color"]], color=flags["--ansi"])
-        console.cmd_time([options["--time"]], quiet=True)
-        console.cmd_level([options["--level"]])
-    except ValueError as e:
-        print("error: %s" % e)
-        return 2
-    print("micro960 - Chess960 for small machines. Type help for commands.")
-    if not console.resume(GameStore(default_folder())):
-        console.out("%s game. %s" % (console.game.rules.name, _setup_text(console.game)))
-    # The PC's terminal echoes and edits the line itself; the editor still
-    # swallows arrow keys and ends lines at CR, LF or CR LF.
-    lines = console.input = StdinLines()
-    lines.interactive(False)
-    console.show_board()
-    console.reply()
-    while console.running:
-        line = lines.readline()
-        if line is None:
-            break
-        console.handle(line)
-    return 0

@@ -44,7 +44,8 @@ What it recognises, and how:
 """
 from .movegen import legal_moves, move_buffer
 from .notation import san
-from .position import CASTLE, EN_PASSANT, FILES, PROMOTE_N, PROMOTE_Q, TO120, WHITE
+from .position import BLACK, CASTLE, EN_PASSANT, FILES, PROMOTE_N, PROMOTE_Q, TO64, TO120, WHITE
+from .position import castle_squares as position_castle_squares
 
 # Status values.
 OK = "ok"            # the board shows the game's position
@@ -97,14 +98,14 @@ def occupancy(pos):
     return mask
 
 
-def castle_squares(move):
-    """(king from, rook from, king to, rook to) of a castling move, squares 0-63."""
+def castle_squares(move, orthodox=False):
+    """(king from, rook from, king to, rook to) of a castling move, squares
+    0-63; `orthodox` for Chess480's castling (position.castle_squares)."""
     k0 = move & 63
     r0 = (move >> 6) & 63
-    row = k0 & 56
-    if r0 > k0:
-        return k0, r0, row + 6, row + 5
-    return k0, r0, row + 2, row + 3
+    side = WHITE if k0 < 8 else BLACK
+    k1, r1 = position_castle_squares(side, TO120[r0], TO120[k0], orthodox)
+    return k0, r0, TO64[k1], TO64[r1]
 
 
 def move_squares(pos, move):
@@ -113,7 +114,7 @@ def move_squares(pos, move):
     flag = move >> 12
     if flag == CASTLE:
         mask = 0
-        for s in castle_squares(move):
+        for s in castle_squares(move, pos.orthodox_castling):
             mask |= 1 << s
         return mask
     fr = move & 63
@@ -138,7 +139,7 @@ def gesture(pos, move, style=0):
     fr = move & 63
     to = (move >> 6) & 63
     if flag == CASTLE:
-        k0, r0, k1, r1 = castle_squares(move)
+        k0, r0, k1, r1 = castle_squares(move, pos.orthodox_castling)
         if style == 0 or k1 == r0 and r1 == k0:
             return [(k0, False), (r0, False), (r1, True), (k1, True)]
         if style == 3:
@@ -251,7 +252,7 @@ class EBoard:
                 info = _move_info(pos, base, self.buf[i])
                 infos.append(info)
                 if info[0] >> 12 == CASTLE:
-                    k0, r0, k1, r1 = castle_squares(info[0])
+                    k0, r0, k1, r1 = castle_squares(info[0], pos.orthodox_castling)
                     pairs.append((1 << k0) | (1 << r0))
         if self.undo_masks:
             before, filled = self.undo_masks[-1]
@@ -415,7 +416,7 @@ class EBoard:
         for info in self.infos:
             castle = info[0]
             if castle >> 12 == CASTLE:
-                k0, r0, k1, r1 = castle_squares(castle)
+                k0, r0, k1, r1 = castle_squares(castle, self.game.pos.orthodox_castling)
                 if (fr == k0 and to == k1) or (fr == r0 and to == r1):
                     return castle
                 both = (1 << k0) | (1 << r0)
@@ -477,7 +478,7 @@ class EBoard:
         text = san(game.pos, move)
         before = self.base
         game.push(move)
-        self.undo_masks.append((before, _filled(move)))
+        self.undo_masks.append((before, _filled(move, game.pos.orthodox_castling)))
         if len(self.undo_masks) > UNDO_DEPTH:
             self.undo_masks.pop(0)
         if move >> 12 >= PROMOTE_N:
@@ -501,10 +502,10 @@ class EBoard:
             self.on_error(text)
 
 
-def _filled(move):
+def _filled(move, orthodox):
     """The squares a move's pieces end on (what a takeback lifts again)."""
     if move >> 12 == CASTLE:
-        k0, r0, k1, r1 = castle_squares(move)
+        k0, r0, k1, r1 = castle_squares(move, orthodox)
         return (1 << k1) | (1 << r1)
     return 1 << ((move >> 6) & 63)
 
@@ -515,7 +516,7 @@ def _move_info(pos, base, move):
     fr = move & 63
     to = (move >> 6) & 63
     if flag == CASTLE:
-        k0, r0, k1, r1 = castle_squares(move)
+        k0, r0, k1, r1 = castle_squares(move, pos.orthodox_castling)
         after = (base & ~((1 << k0) | (1 << r0))) | (1 << k1) | (1 << r1)
         lo = min(k0, r0, k1, r1)
         hi = max(k0, r0, k1, r1)

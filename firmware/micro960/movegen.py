@@ -139,7 +139,8 @@ def _generate(b: ptr8, squares: ptr8, first: int, last: int, buf: ptr16, n: int,
 
 
 def castling_moves(pos, buf, n):
-    """Chess960 castling by the FIDE rules, written as king takes own rook.
+    """Chess960 castling by the FIDE rules (or Chess480's orthodox castling),
+    written as king takes own rook.
 
     The king's destination square itself is tested after the move is made
     (legal_moves), because the castling rook may stand between it and an
@@ -154,17 +155,23 @@ def castling_moves(pos, buf, n):
     king = pos.kings[us >> 4]
     if attacked(b, king, them):
         return n
+    orthodox = pos.orthodox_castling
     base = 21 if us == WHITE else 91
     for bit in range(4):
         if not rights & (1 << bit):
             continue
         rook = pos.rook_squares[bit]
-        if rook > king:
-            kdst = base + 6
-            rdst = base + 5
+        # position.castle_squares, without the tuple it would allocate.
+        step = 1 if rook > king else -1
+        if orthodox:
+            kdst = king + 2 * step
+            rdst = king + step
+            if TO64[kdst] == 255:  # king beside its rook in the corner: they swap
+                kdst = rook
+                rdst = king
         else:
-            kdst = base + 2
-            rdst = base + 3
+            kdst = base + 4 + 2 * step
+            rdst = kdst - step
         lo = min(king, rook, kdst, rdst)
         hi = max(king, rook, kdst, rdst)
         blocked = False

@@ -6,12 +6,11 @@ line by line so a large archive fits a small heap.
 import sys
 
 from .game import Game
+from .rules import named
 from .startpos import start_fen
 
 RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
 SEVEN_TAGS = ("Event", "Site", "Date", "Round", "White", "Black", "Result")
-VARIANTS = {"chess960": "chess960", "chess 960": "chess960", "fischerandom": "chess960",
-            "fischer random": "chess960", "lrs": "lrs", "standard": "classical"}
 
 
 def game_pgn(game, tags=None):
@@ -22,8 +21,8 @@ def game_pgn(game, tags=None):
     values.update(tags)
     values["Result"] = game.result()
     lines = ['[%s "%s"]' % (name, _escape(values.pop(name))) for name in SEVEN_TAGS]
-    if game.rules.name != "classical":
-        values["Variant"] = "LRS" if game.rules.name == "lrs" else "Chess960"
+    if game.rules.variant_tag:
+        values["Variant"] = game.rules.variant_tag
     if game.start_fen.split()[:4] != start_fen("RNBQKBNR").split()[:4] or "Variant" in values:
         values["SetUp"] = "1"
         values["FEN"] = game.start_fen
@@ -175,7 +174,7 @@ class Replayer(PgnReader):
             try:
                 self.game = start_game(self.tags)
             except ValueError as e:
-                self.error = "bad FEN tag: %s" % e
+                self.error = "bad Variant or FEN tag: %s" % e
         if self.error or word in RESULTS:
             self.tokens = [word] if word in RESULTS else self.tokens
             return
@@ -206,9 +205,10 @@ def read_games(lines):
 
 
 def start_game(tags):
-    """A new game from a PGN game's tags (Variant and FEN)."""
-    variant = VARIANTS.get(tags.get("Variant", "").lower(), "chess960")
-    return Game(variant, tags.get("FEN") or start_fen("RNBQKBNR"))
+    """A new game from a PGN game's tags (Variant and FEN); no Variant tag is
+    read as Chess960, which plays every classical game alike."""
+    rules = named(tags.get("Variant") or "chess960")
+    return Game(rules, tags.get("FEN") or start_fen("RNBQKBNR"))
 
 
 def play_token(game, token):

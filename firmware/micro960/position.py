@@ -39,6 +39,7 @@ HALFMOVE = const(3)
 KEY = const(4)
 PLY = const(5)
 FULLMOVE = const(6)
+ORTHODOX = const(7)  # 1 under Chess480's orthodox castling (see castle_squares)
 
 # Castling-right bits, one per castling rook: white h-side, white a-side,
 # black h-side, black a-side.
@@ -116,8 +117,17 @@ def parse_square(text):
     return 21 + FILES.index(text[0]) + 10 * (int(text[1]) - 1)
 
 
-def castle_squares(side, rook_sq, king_sq):
-    """King and rook destinations (c/d or g/f files) for castling with that rook."""
+def castle_squares(side, rook_sq, king_sq, orthodox=False):
+    """King and rook destinations for castling with that rook: the g/f or
+    c/d files in Chess960; under orthodox castling (Chess480) the king goes
+    two squares towards the rook and the rook to the square it crossed, and
+    a king beside its rook in the corner swaps with it. (_push and _pop do
+    the same in viper code.)"""
+    if orthodox:
+        step = 1 if rook_sq > king_sq else -1
+        if TO64[king_sq + 2 * step] == 255:
+            return rook_sq, king_sq
+        return king_sq + 2 * step, king_sq + step
     base = 21 if side == WHITE else 91
     if rook_sq > king_sq:
         return base + 6, base + 5
@@ -156,6 +166,8 @@ class Position:
                         lambda self, v: _set(self, HALFMOVE, v))
     key = property(lambda self: self.state[KEY], lambda self, v: _set(self, KEY, v))
     ply = property(lambda self: self.state[PLY], lambda self, v: _set(self, PLY, v))
+    orthodox_castling = property(lambda self: bool(self.state[ORTHODOX]),
+                                 lambda self, v: _set(self, ORTHODOX, int(v)))
     fullmove = property(lambda self: self.state[FULLMOVE],
                         lambda self, v: _set(self, FULLMOVE, v))
 
@@ -201,6 +213,10 @@ class Position:
         self.board[:] = board
         self.side = side
         self.kings[:] = kings
+        if not self.castling:  # rules without castling (LRS) drop a FEN's rights
+            rook_squares = bytes(4)
+        if not self.en_passant:
+            ep = 0
         self.rook_squares[:] = rook_squares
         self.rights = 0
         for bit in range(4):
@@ -397,13 +413,21 @@ def _push(b: ptr8, squares: ptr8, slot: ptr8, counts: ptr8, kings: ptr8, keep: p
     piece = int(b[fr])
     if flag == 3:  # castling: king takes own rook
         rook = int(b[to])
-        kdst = 21 if us == 8 else 91
-        if to > fr:
-            kdst += 6
-            rdst = kdst - 1
+        if state[ORTHODOX]:  # castle_squares(orthodox=True)
+            step = 1 if to > fr else -1
+            kdst = fr + 2 * step
+            rdst = fr + step
+            if int(to64[kdst]) == 255:
+                kdst = to
+                rdst = fr
         else:
-            kdst += 2
-            rdst = kdst + 1
+            kdst = 21 if us == 8 else 91
+            if to > fr:
+                kdst += 6
+                rdst = kdst - 1
+            else:
+                kdst += 2
+                rdst = kdst + 1
         ks = int(slot[fr])
         rs = int(slot[to])
         b[fr] = 0
@@ -491,13 +515,21 @@ def _pop(b: ptr8, squares: ptr8, slot: ptr8, counts: ptr8, kings: ptr8, state: p
         state[FULLMOVE] = int(state[FULLMOVE]) - 1
     packed = int(saved[3 * ply])
     if flag == 3:
-        kdst = 21 if us == 8 else 91
-        if to > fr:
-            kdst += 6
-            rdst = kdst - 1
+        if state[ORTHODOX]:  # castle_squares(orthodox=True), as in _push
+            step = 1 if to > fr else -1
+            kdst = fr + 2 * step
+            rdst = fr + step
+            if int(ptr8(TO64)[kdst]) == 255:
+                kdst = to
+                rdst = fr
         else:
-            kdst += 2
-            rdst = kdst + 1
+            kdst = 21 if us == 8 else 91
+            if to > fr:
+                kdst += 6
+                rdst = kdst - 1
+            else:
+                kdst += 2
+                rdst = kdst + 1
         king = int(b[kdst])
         rook = int(b[rdst])
         ks = int(slot[kdst])

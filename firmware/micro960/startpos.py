@@ -46,17 +46,11 @@ def _fill(rank, index, letter):
 
 def sp_number(rank):
     """Back rank -> SP number; ValueError if it is not a Chess960 start rank."""
-    rank = rank.upper()
-    if len(rank) != 8 or sorted(rank) != sorted("RNBQKBNR"):
-        raise ValueError("a back rank has R, N, B, Q, K, B, N, R in some order: " + rank)
-    bishops = [f for f in range(8) if rank[f] == "B"]
-    if bishops[0] % 2 == bishops[1] % 2:
-        raise ValueError("bishops must stand on opposite colours: " + rank)
+    rank = _pieces(rank)
+    light, dark = _opposite_bishops(rank)
     rooks_king = [rank[f] for f in range(8) if rank[f] in "RK"]
     if rooks_king != ["R", "K", "R"]:
         raise ValueError("the king must stand between the rooks: " + rank)
-    light = [f for f in bishops if f % 2][0] // 2
-    dark = [f for f in bishops if not f % 2][0] // 2
     rest = [rank[f] for f in range(8) if rank[f] != "B"]
     queen = rest.index("Q")
     rest = [c for c in rest if c != "Q"]
@@ -123,6 +117,8 @@ def start_fen(white_rank, black_rank=None, castling=True):
 
 def shuffle_rank(n):
     """Set-up 0-17 of shuffle chess: bishops on opposite colours, R.K on a, e, h."""
+    if not 0 <= n < 18:
+        raise ValueError("shuffle set-ups run from 0 to 17")
     rank = ["R", "", "", "", "K", "", "", "R"]
     n, light = divmod(n, 3)
     n, dark = divmod(n, 2)
@@ -135,14 +131,73 @@ def shuffle_rank(n):
     return "".join(rank)
 
 
+def shuffle_number(rank):
+    """Back rank -> shuffle set-up number; ValueError with the rule it breaks."""
+    rank = _pieces(rank)
+    if rank[0] + rank[4] + rank[7] != "RKR":
+        raise ValueError("shuffle chess has the rooks on a and h and the king on e: " + rank)
+    _opposite_bishops(rank)
+    for n in range(18):
+        if shuffle_rank(n) == rank:
+            return n
+
+
 def lrs_rank(n):
     """Arrangement 0-5039 of R, N, B, Q, K, B, N, R with no restriction."""
-    pieces = list("BBKNNQRR")
+    if not 0 <= n < 5040:
+        raise ValueError("LRS set-ups run from 0 to 5039")
+    return _arrangement(n, "BBKNNQRR")
+
+
+def lrs_number(rank):
+    return _arrangement_number(_pieces(rank))
+
+
+def transcendental_rank(n):
+    """Rank 0-2879 of transcendental chess: bishops on opposite colours, the
+    other six pieces anywhere. n = light bishop + 4 * dark bishop + 16 * the
+    arrangement (0-179, alphabetical) of K, N, N, Q, R, R on the squares left."""
+    if not 0 <= n < 2880:
+        raise ValueError("transcendental set-ups run from 0 to 2879")
+    n, light = divmod(n, 4)
+    rest, dark = divmod(n, 4)
+    rank = [""] * 8
+    rank[2 * light + 1] = "B"
+    rank[2 * dark] = "B"
+    others = iter(_arrangement(rest, "KNNQRR"))
+    return "".join(p or next(others) for p in rank)
+
+
+def transcendental_number(rank):
+    rank = _pieces(rank)
+    light, dark = _opposite_bishops(rank)
+    return light + 4 * dark + 16 * _arrangement_number(rank.replace("B", ""))
+
+
+def _pieces(rank):
+    """The rank in capitals if it holds R, N, B, Q, K, B, N, R in some order."""
+    rank = rank.upper()
+    if len(rank) != 8 or sorted(rank) != sorted("RNBQKBNR"):
+        raise ValueError("a back rank has R, N, B, Q, K, B, N, R in some order: " + rank)
+    return rank
+
+
+def _opposite_bishops(rank):
+    """(light, dark): the bishops' places among the b/d/f/h and a/c/e/g files."""
+    bishops = [f for f in range(8) if rank[f] == "B"]
+    if bishops[0] % 2 == bishops[1] % 2:
+        raise ValueError("bishops must stand on opposite colours: " + rank)
+    light = [f for f in bishops if f % 2][0] // 2
+    dark = [f for f in bishops if not f % 2][0] // 2
+    return light, dark
+
+
+def _arrangement(n, letters):
+    """The n-th arrangement of `letters` (a multiset), in alphabetical order."""
+    pieces = sorted(letters)
     rank = ""
     while pieces:
-        choices = sorted(set(pieces))
-        # Count arrangements that start with each piece to index into them.
-        for letter in choices:
+        for letter in sorted(set(pieces)):
             rest = list(pieces)
             rest.remove(letter)
             count = _arrangements(rest)
@@ -152,6 +207,21 @@ def lrs_rank(n):
                 break
             n -= count
     return rank
+
+
+def _arrangement_number(rank):
+    """Inverse of _arrangement: the place of `rank` among its letters' arrangements."""
+    pieces = sorted(rank)
+    n = 0
+    for letter in rank:
+        for smaller in sorted(set(pieces)):
+            if smaller == letter:
+                break
+            rest = list(pieces)
+            rest.remove(smaller)
+            n += _arrangements(rest)
+        pieces.remove(letter)
+    return n
 
 
 def _arrangements(pieces):

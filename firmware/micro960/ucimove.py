@@ -34,9 +34,11 @@ def promotion_type(move):
 
 
 def king_destination(pos, move):
-    """Where the king lands: for castling the c- or g-file, else the to-square."""
+    """Where the king lands: for castling the c- or g-file (two squares on,
+    in Chess480), else the to-square."""
     if is_castle(move):
-        return castle_squares(pos.side, move_to(move), move_from(move))[0]
+        return castle_squares(pos.side, move_to(move), move_from(move),
+                              pos.orthodox_castling)[0]
     return move_to(move)
 
 

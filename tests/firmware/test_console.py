@@ -22,7 +22,7 @@ def test_bad_lines_get_one_line_and_change_nothing():
     c.handle("e4")
     before = state(c)
     for line in ("Ke3", "e5e4", "Nd2", "xyzzy", "new 960", "new fen 8/8/8 w - - 0 1",
-                 "new dice 1 2", "rules atomic", "draw", "undo now please" * 30,
+                 "new dice 1 2", "rules atomic", "accept", "undo now please" * 30,
                  "e4\x1b[A", "\x00", "Rd1", "new RNBQKBNX", "fen\x7f"):
         del said[:]
         c.handle(line)
@@ -67,6 +67,7 @@ def test_set_ups_and_views():
     assert "\u2654" in "".join(said[-12:])
     c.handle("rules lrs")
     assert c.game.rules.name == "lrs"
+    c.handle("new classical")
     c.handle("moves")
     assert said[-1].split()[0] == "Na3"
     c.handle("help")
@@ -204,10 +205,11 @@ def test_help_gives_an_example_of_every_command_and_each_example_works():
     # Each example works on a fresh two-player game, but for the two that need
     # a game behind them.
     for example in examples:
-        c, said = console("chess960", 518)
+        # White's and Black's set-up need rules that give each side its own.
+        c, said = console("double960" if example == "new 3 900" else "chess960", 518)
         c.handle(example)
         errors = [line for line in said if line.startswith("error:")]
-        if example in ("undo", "draw"):
+        if example in ("undo", "accept"):
             assert len(errors) == 1, example
         else:
             assert not errors and said or example == "quit", (example, said)

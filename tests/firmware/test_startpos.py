@@ -1,8 +1,7 @@
 """Start positions: the SP table, die rolls, random set-ups and rule sets."""
 from micro960.position import Position
-from micro960.rules import Rules
 from micro960.startpos import (
-    backrank, lrs_rank, random_sp, shuffle_rank, sp_from_dice, sp_number, start_fen,
+    backrank, random_sp, sp_from_dice, sp_number, start_fen,
 )
 
 from support import raises, tsv_rows
@@ -39,19 +38,3 @@ def test_bad_back_ranks():
         assert raises(ValueError, sp_number, rank), rank
     assert raises(ValueError, backrank, 960)
     assert raises(ValueError, backrank, -1)
-
-
-def test_rule_sets():
-    assert Rules("classical").start_fen().startswith("rnbqkbnr/")
-    assert raises(ValueError, Rules("classical").start_fen, 3)
-    fen = Rules("double960").start_fen(0, 959)
-    assert fen.split()[0] == "rkrnnqbb/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR"
-    Position(fen)  # each side castles with its own rooks
-    ranks = set(shuffle_rank(i) for i in range(18))
-    assert len(ranks) == 18
-    for rank in ranks:
-        assert rank[0] == "R" and rank[4] == "K" and rank[7] == "R"
-        assert sp_number(rank) >= 0  # bishops on opposite colours
-    assert len(set(lrs_rank(i) for i in range(0, 5040, 53))) == 96
-    assert Rules("lrs").start_fen().split()[2] == "-"
-    assert raises(ValueError, Rules, "atomic")

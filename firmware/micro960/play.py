@@ -1,0 +1,73 @@
+"""`micro960 play` on a PC: the console game started from the command line.
+
+A board starts the console from main.py and never loads this file.
+"""
+from .console import BLACK, WHITE, Console, setup_numbers, setup_text
+from .lines import StdinLines
+from .rules import Rules
+from .storage import GameStore, default_folder
+
+USAGE = """usage: micro960 play [options]
+  --rules NAME      chess960 (default), classical, double960, shuffle,
+                    chess480, transcendental or lrs
+  --sp N            the set-up: a number or a back rank; "3 900" gives White
+                    and Black their own (double960, transcendental)
+  --fen FEN         start from a position (X-FEN or Shredder-FEN)
+  --color SIDE      white (default), black, or both (two people, no engine)
+  --level N         engine strength 0-20 (default 20)
+  --time SECONDS    the engine's time a move (default 5)
+  --unicode         draw the pieces as chess symbols
+  --ansi            paint the board in ANSI colours
+  --help            this text
+A game left unfinished is taken up again at the next start; type new for a
+new one. Type help in the game for its commands."""
+
+
+def main(argv=None):
+    """`micro960 play [options]`: see USAGE."""
+    argv = list(argv or [])
+    options = {"--rules": "chess960", "--sp": None, "--fen": None, "--color": "white",
+               "--level": "20", "--time": "5"}
+    flags = {"--unicode": False, "--ansi": False}
+    while argv:
+        name = argv.pop(0)
+        if name in ("--help", "-h"):
+            print(USAGE)
+            return 0
+        if name in flags:
+            flags[name] = True
+        elif name in options and argv:
+            options[name] = argv.pop(0)
+        else:
+            print("error: %s %s" % ("unknown option" if name not in options else
+                                    "needs a value after", name))
+            print(USAGE)
+            return 2
+    sides = {"white": BLACK, "black": WHITE, "both": None}
+    try:
+        if options["--color"] not in sides:
+            raise ValueError("--color is white, black or both")
+        rules = Rules(options["--rules"].lower())
+        numbers = setup_numbers(rules, options["--sp"].split()) if options["--sp"] else ()
+        console = Console(rules, *numbers, fen=options["--fen"], unicode=flags["--unicode"],
+                          engine_side=sides[options["--color"]], color=flags["--ansi"])
+        console.cmd_time([options["--time"]], quiet=True)
+        console.cmd_level([options["--level"]])
+    except ValueError as e:
+        print("error: %s" % e)
+        return 2
+    print("micro960 - Chess960 for small machines. Type help for commands.")
+    if not console.resume(GameStore(default_folder())):
+        console.out("%s game. %s" % (console.game.rules.name, setup_text(console.game)))
+    # The PC's terminal echoes and edits the line itself; the editor still
+    # swallows arrow keys and ends lines at CR, LF or CR LF.
+    lines = console.input = StdinLines()
+    lines.interactive(False)
+    console.show_board()
+    console.reply()
+    while console.running:
+        line = lines.readline()
+        if line is None:
+            break
+        console.handle(line)
+    return 0
