@@ -55,8 +55,9 @@ def build_parser():
         allow_abbrev=False)
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for name, (summary, default_runtime, default_heap, usage) in FIRMWARE_COMMANDS.items():
+        # play's own --help (firmware/micro960/play.py) lists its every option.
         sub = commands.add_parser(
-            name, help=summary, allow_abbrev=False,
+            name, help=summary, allow_abbrev=False, add_help=name != "play",
             usage="micro960 %s [--runtime cpython|micropython] [--heap SIZE] %s" % (name, usage),
             description=summary + ". Arguments other than the two below go to the firmware.")
         sub.add_argument("--runtime", choices=("cpython", "micropython"), default=default_runtime,

@@ -85,3 +85,37 @@ def test_a_finished_game_is_archived_once_and_not_taken_back(tmp_path):
     assert said[-2:] == ["error: the game is over (Black resigns); type new"] * 2, said[-2:]
     archive = (tmp_path / "games.pgn").read_text()
     assert archive.count("[Result") == 2 and archive.count("Qh4#") == 1, archive
+
+
+@pytest.mark.parametrize("runtime", ("cpython", "micropython"))
+def test_a_shuffle_game_ends_is_archived_and_its_rules_come_back(runtime, tmp_path):
+    """A shuffle game once ended in an error about set-up numbers, with no PGN."""
+    env = {"MICRO960_GAMES": str(tmp_path), "PATH": "/usr/bin:/bin"}
+    play = [sys.executable, "-m", "host_tools", "play", "--runtime", runtime, "--color", "both"]
+    first = subprocess.run(play + ["--rules", "shuffle", "--sp", "RNBQKBNR"],
+                           input="e4\nquit\n", text=True, capture_output=True, cwd=REPO,
+                           env=env, timeout=120)
+    assert first.returncode == 0 and "shuffle game. Start position set-up 8" in first.stdout
+    again = subprocess.run(play, input="resign\nquit\n", text=True, capture_output=True,
+                           cwd=REPO, env=env, timeout=120)
+    assert again.returncode == 0, again.stderr
+    assert "Game over: 1-0 (Black resigns)" in again.stdout and "error" not in again.stdout
+    archive = (tmp_path / "games.pgn").read_text()
+    assert '[Variant "Shuffle"]' in archive and "1. e4 1-0" in archive, archive
+
+
+def test_play_help_lists_every_option_and_sp_takes_two_set_ups(tmp_path):
+    env = {"MICRO960_GAMES": str(tmp_path), "PATH": "/usr/bin:/bin"}
+    play = [sys.executable, "-m", "host_tools", "play", "--runtime", "cpython"]
+    usage = subprocess.run(play + ["--help"], text=True, capture_output=True, cwd=REPO,
+                           env=env, timeout=60).stdout
+    for option in ("--rules", "--sp", "--fen", "--color", "--level", "--time", "--unicode",
+                   "--ansi", "--runtime", "--heap"):
+        assert option in usage, option
+    out = subprocess.run(play + ["--rules", "double960", "--sp", "5 900", "--color", "both"],
+                         input="quit\n", text=True, capture_output=True, cwd=REPO, env=env,
+                         timeout=60).stdout
+    assert "double960 game. Start position SP 5 / SP 900 (QNBBNRKR / RBBKQRNN)." in out, out
+    bad = subprocess.run(play + ["--rules", "shuffle", "--sp", "549"], text=True,
+                         capture_output=True, cwd=REPO, env=env, timeout=60)
+    assert bad.returncode == 2 and "shuffle set-ups run from 0 to 17" in bad.stdout

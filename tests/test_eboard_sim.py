@@ -188,3 +188,23 @@ def test_all_pieces_up_and_back_after_a_swap_castling_takes_nothing_back(runtime
     assert result.stdout.splitlines() == [
         "move e3", "move O-O", "fen rnnbbrkq/pppppppp/8/8/8/4P3/PPPP1PPP/RNNBBKRQ w KQ - 1 2"], \
         result.stdout
+
+
+@pytest.mark.parametrize("runtime", ("cpython", "micropython"))
+def test_each_rule_set_on_the_sensor_board(runtime, tmp_path):
+    """Chess480's castlings as a person makes them (the king two squares on, the
+    rook to the square it crossed; king and rook in the corner swap), and
+    double960's two set-ups from --sp. python-chess plays neither, so the
+    squares are Lewis's rules worked out by hand."""
+    script = tmp_path / "chess480.txt"
+    script.write_text("lift b1\nlift a1\nplace b1\nplace a1\n"  # swap: Ka1, Rb1
+                      "lift b8\nlift h8\nplace c8\nplace d8\n")  # Kb8-d8, Rh8-c8
+    out = run_sim(script, ["--rules", "chess480", "--fen",
+                           "rk5r/pppppppp/8/8/8/8/PPPPPPPP/RK5R w KQkq - 0 1"], runtime)
+    assert "move O-O-O" in out and "move O-O" in out, out
+    assert "fen r1rk4/pppppppp/8/8/8/8/PPPPPPPP/KR5R w - - 2 2" in out, out
+    script.write_text("lift e2\nplace e4\n")
+    out = run_sim(script, ["--rules", "double960", "--sp", "3 900"], runtime)
+    assert "fen rbbkqrnn/pppppppp/8/8/4P3/8/PPPP1PPP/BQNNRKRB b KQkq - 0 1" in out, out
+    out = run_sim(script, ["--rules", "lrs", "--sp", "RNBQKBNR"], runtime)
+    assert "fen rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b - - 0 1" in out, out

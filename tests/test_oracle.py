@@ -1,7 +1,8 @@
 """Differential tests: our rules against python-chess on random playouts.
 
 Each playout starts from a random set-up of a rule set python-chess knows
-(Chess960, classical, double960 and shuffle as Chess960 boards) and compares,
+(Chess960, classical, double960 and shuffle as Chess960 boards, transcendental
+as one without castling rights) and compares,
 at every position: the legal moves, SAN both ways, X-FEN and Shredder-FEN both
 ways, check, and the game result.
 """
@@ -14,7 +15,7 @@ from micro960.game import Game
 from micro960.notation import parse_move, san, uci_text
 from micro960.position import Position
 
-RULE_SETS = ("chess960", "classical", "double960", "shuffle")
+RULE_SETS = ("chess960", "classical", "double960", "shuffle", "transcendental")
 
 
 def playout(rules, seed, plies=160):
@@ -36,14 +37,15 @@ def playout(rules, seed, plies=160):
 
 def rules_start_fen(rules, rng):
     from micro960.rules import Rules
+    from micro960.startpos import setup_fen
     r = Rules(rules)
-    if rules == "double960":
-        return r.start_fen(rng.randrange(960), rng.randrange(960))
+    if r.two_ranks:
+        return setup_fen(r, rng.randrange(r.setups), rng.randrange(r.setups))
     if rules == "shuffle":
-        return r.start_fen(rng.randrange(18))
+        return setup_fen(r, rng.randrange(18))
     if rules == "classical":
-        return r.start_fen()
-    return r.start_fen(rng.randrange(960))
+        return setup_fen(r)
+    return setup_fen(r, rng.randrange(960))
 
 
 def _to(move):

@@ -339,6 +339,42 @@ def test_classical_castling_in_the_move_list(raw):
     assert chess.Move.from_uci(move) in board.legal_moves
 
 
+def test_uci_variant_sets_the_rules_of_the_position(raw):
+    # Chess480: Kb1 beside Ra1 in the corner castles by swapping with it, and
+    # the rook on b1 mates; in Chess960 the king would go to c1, the rook to d1.
+    mate = "rkr5/p1p5/8/8/8/8/8/RK6 w A - 0 1"
+    raw.send("setoption name UCI_Chess960 value true")
+    raw.send("setoption name UCI_Variant value chess480")
+    for variant, mates in (("chess480", True), ("chess", False)):
+        raw.send("setoption name UCI_Variant value " + variant)
+        raw.send("position fen " + mate)
+        raw.send("go depth 2")
+        lines = []
+        while not lines or not lines[-1].startswith("bestmove"):
+            lines.append(raw.expect("")[1])
+        assert ("score mate 1" in " ".join(lines)) == mates, (variant, lines)
+        if mates:
+            assert lines[-1] == "bestmove b1a1"
+    raw.send("setoption name UCI_Variant value chess480")
+    raw.send("position fen %s moves b1a1" % mate)
+    raw.send("go depth 1")
+    assert raw.expect("bestmove")[1] == "bestmove 0000"  # mated: no move
+    # LRS: no castling, so e1g1 is refused; the king can be taken.
+    raw.send("setoption name UCI_Variant value lrs")
+    raw.send("position fen 4k3/8/8/8/8/8/8/4K2R w K - 0 1 moves e1g1")
+    assert "refused" in raw.expect("info string")[1]
+    raw.send("position fen 4k3/8/8/8/8/8/8/4R1K1 w - - 0 1")
+    raw.send("go depth 1")
+    assert raw.expect("bestmove")[1] == "bestmove e1e8"  # takes the king
+    raw.send("setoption name UCI_Variant value atomic")
+    assert "atomic" in raw.expect("info string")[1]
+    # "chess" goes back to what UCI_Chess960 says.
+    raw.send("setoption name UCI_Variant value chess")
+    raw.send("position fen 2rkr3/2p1p3/8/8/8/8/8/RK6 w A - 0 1")
+    raw.send("go depth 3")
+    assert raw.expect("bestmove")[1] == "bestmove b1a1"
+
+
 # ------------------------------------------------------------ bad input
 
 

@@ -3,6 +3,9 @@
     perft FEN DEPTH [--divide]   count the leaf nodes DEPTH plies deep
     perft --batch                read FEN<TAB>DEPTH lines, print one count each
     startpos N|random            print `N BACKRANK XFEN` for Chess960 SP N
+                                 (double960, transcendental: `startpos W B`)
+
+perft and startpos take `--rules NAME` (rules.py: chess960 by default).
     replay FILE [--pgn]          replay the games of a PGN file
     play [options]               play on the text console
     eboard-sim [options] [FILE]  a sensor board fed events from FILE or stdin
@@ -17,12 +20,12 @@ read line by line.
 """
 import sys
 
-from . import movegen, startpos
-from .notation import uci_text
+from . import movegen
 from .position import Position
 
 USAGE = (
-    "usage: perft FEN DEPTH [--divide] | perft --batch | startpos N|random"
+    "usage: perft [--rules NAME] FEN DEPTH [--divide] | perft [--rules NAME] --batch"
+    " | startpos [--rules NAME] N|random"
     " | replay FILE [--pgn] | play [options] | uci | bench [DEPTH]"
     " | eboard-sim [--sp N] [--rules NAME] [--engine on|off] [--interactive] [FILE]"
 )
@@ -103,18 +106,37 @@ def parse_depth(text):
     return depth
 
 
+def take_rules(args):
+    """(Rules, the other arguments) from a command line that may hold --rules NAME
+    (None without it: a Position plays Chess960 and a 64K heap keeps rules.py's room)."""
+    if "--rules" not in args:
+        return None, args
+    from .rules import Rules
+    at = args.index("--rules")
+    if at + 1 >= len(args):
+        raise UsageError("--rules needs a name")
+    try:
+        return Rules(args[at + 1].lower()), args[:at] + args[at + 2:]
+    except ValueError as e:
+        raise UsageError(str(e))
+
+
 def perft_command(args):
+    rules, args = take_rules(args)
     flags, words = _split_flags(args, ("--divide", "--batch"))
+    pos = Position()
+    if rules:
+        rules.apply(pos)
     if "--batch" in flags:
         if words or "--divide" in flags:
             raise UsageError("perft --batch takes no other arguments; it reads FEN<TAB>DEPTH lines")
-        return perft_batch(sys.stdin, sys.stdout)
+        return perft_batch(sys.stdin, sys.stdout, pos)
     if len(words) < 2:
         raise UsageError("perft needs a FEN and a depth: perft FEN DEPTH [--divide]")
     # The FEN may arrive as one argument or as its six (or four) fields.
     fen = " ".join(words[:-1])
     depth = parse_depth(words[-1])
-    pos = Position(fen)
+    pos.set_fen(fen)
     buf = movegen.move_buffer(movegen.MAX_MOVES * (depth + 1))
     if "--divide" in flags:
         print(perft_divide(pos, depth, buf))
@@ -125,6 +147,7 @@ def perft_command(args):
 
 def perft_divide(pos, depth, buf):
     """Print `move: count` for each legal move, sorted by move; return the total."""
+    from .notation import uci_text
     if depth == 0:
         return 1
     end = movegen.legal_moves(pos, buf, 0)
@@ -143,9 +166,9 @@ def perft_divide(pos, depth, buf):
     return total
 
 
-def perft_batch(stdin, stdout):
+def perft_batch(stdin, stdout, pos=None):
     """One count (or `error <reason>`) per FEN<TAB>DEPTH line; blank lines are skipped."""
-    pos = Position()
+    pos = pos or Position()
     buf = None
     flush = getattr(stdout, "flush", None)  # not every port's stdout has one
     while True:
@@ -183,20 +206,34 @@ def _split_batch_line(line):
 # ---------------------------------------------------------------- startpos
 
 def startpos_command(args):
+    """`N BACKRANK XFEN`; under rules that give each side its own set-up,
+    `W/B WHITE/BLACK XFEN`."""
+    from . import startpos
+    rules, args = take_rules(args)
+    if rules is None:
+        from .rules import Rules
+        rules = Rules()
     flags, words = _split_flags(args, ())
-    if len(words) != 1:
-        raise UsageError("startpos needs one SP number (0-959) or 'random'")
-    if words[0] == "random":
-        number = startpos.random_sp()
+    if not 1 <= len(words) <= (2 if rules.two_ranks else 1):
+        raise UsageError("startpos needs %s set-up number%s (0-%d) or 'random'" % (
+            "White's and Black's" if rules.two_ranks else "one",
+            "s" if rules.two_ranks else "", rules.setups - 1))
+    if words == ["random"]:
+        fen = startpos.setup_fen(rules)
     else:
-        try:
-            number = int(words[0])
-        except ValueError:
-            raise ValueError("SP numbers run from 0 to 959, not %r" % words[0])
-        if not 0 <= number <= 959:
-            raise ValueError("SP numbers run from 0 to 959, not %d" % number)
-    rank = startpos.backrank(number)
-    print("%d %s %s" % (number, rank, startpos.start_fen(rank)))
+        numbers = []
+        for word in words:
+            try:
+                numbers.append(int(word))
+            except ValueError:
+                raise ValueError("set-up numbers are whole numbers, not %r" % word)
+        fen = startpos.setup_fen(rules, *numbers)
+    numbers = startpos.setup_of(rules, fen)
+    ranks = (fen.split()[0][-8:], fen.split("/")[0].upper())
+    if numbers[0] == numbers[1]:
+        print("%d %s %s" % (numbers[0], ranks[0], fen))
+    else:
+        print("%d/%d %s/%s %s" % (numbers[0], numbers[1], ranks[0], ranks[1], fen))
     return 0
 
 

@@ -12,7 +12,8 @@ from .pgn import game_pgn
 from .position import BLACK, CASTLE, OFF, TO64, TO120, WHITE, castle_squares
 from .search import MATE, MATE_BOUND, Limits, Search
 from .rules import NAMES, Rules
-from .startpos import backrank, sp_from_dice
+from . import startpos
+from .startpos import backrank, setup_number, setup_numbers, sp_from_dice
 
 MAX_LINE = CONSOLE_LIMIT
 # The engine's side as saved: index * 8 is WHITE (8) or BLACK (16); none for two players.
@@ -305,10 +306,10 @@ class Console:
             if not fen:
                 raise ValueError("new fen needs a FEN")
         elif word == "dice":
-            numbers = (rules.number(backrank(sp_from_dice([_int(a, "die roll")
-                                                           for a in args[1:]]))),)
+            numbers = (setup_number(rules, backrank(sp_from_dice([_int(a, "die roll")
+                                                                  for a in args[1:]]))),)
         elif word == "classical" and len(args) == 1:
-            numbers = (rules.number("RNBQKBNR"),)
+            numbers = (setup_number(rules, "RNBQKBNR"),)
         elif word != "random" or len(args) > 1:
             numbers = setup_numbers(rules, args)
         game = Game(rules, fen, *numbers)  # raises before the old game is touched
@@ -570,24 +571,8 @@ def move_text(pos, move, moves=None):
 
 
 def setup_text(game):
-    return "Start position %s." % (game.rules.setup_text(game.start_fen) or game.start_fen)
-
-
-def setup_numbers(rules, words):
-    """`518`, `RNBQKBNR`, or White's and Black's (`3 900`) -> set-up numbers,
-    checked against the rules."""
-    if len(words) > (2 if rules.two_ranks else 1):
-        raise ValueError("%s takes %s" % (rules.name, "White's and Black's set-up" if
-                                          rules.two_ranks else "one set-up for both sides"))
-    numbers = []
-    for word in words:
-        if len(word) == 8 and not word.isdigit():
-            numbers.append(rules.number(word))
-        else:
-            number = _int(word, "a set-up (a number or a back rank like RNBQKBNR)")
-            rules.rank(number)  # raises, saying the range, if there is no such set-up
-            numbers.append(number)
-    return numbers
+    return "Start position %s." % (startpos.setup_text(game.rules, game.start_fen)
+                                   or game.start_fen)
 
 
 def _score_text(score):

@@ -38,10 +38,11 @@ class EBoardGame:
     may not show the start position yet (the set-up check), else None.
     """
 
-    def __init__(self, rules="chess960", number=None, engine=True, level=20, hash_kb=None,
-                 out=print, think_ms=5000, depth=0, fen=None, occupied=None, settle_ms=1500):
+    def __init__(self, rules="chess960", number=None, black_number=None, engine=True,
+                 level=20, hash_kb=None, out=print, think_ms=5000, depth=0, fen=None,
+                 occupied=None, settle_ms=1500):
         self.out = out
-        self.game = Game(rules, fen, number)
+        self.game = Game(rules, fen, number, black_number)
         if engine == "white":
             self.engine_side = WHITE
         elif engine:

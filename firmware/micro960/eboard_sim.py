@@ -50,16 +50,20 @@ def main(args):
         raise UsageError("--engine is on or off")
     if options["--color"] not in ("white", "black"):
         raise UsageError("--color is white or black")
-    number = None
-    if options["--sp"] is not None:
-        number = _number_option(options["--sp"], "--sp")
+    from .rules import Rules
+    from .startpos import setup_numbers
+    try:
+        rules = Rules(options["--rules"].lower())
+        numbers = setup_numbers(rules, options["--sp"].split()) if options["--sp"] else ()
+    except ValueError as e:
+        raise UsageError(str(e))
     engine = False
     if options["--engine"] == "on":
         engine = "black" if options["--color"] == "white" else "white"
     from .eboard_game import EBoardGame
     sim = EBoardSim(interactive, engine)
-    sim.game = EBoardGame(options["--rules"], number, engine,
-                          _number_option(options["--level"], "--level"), out=sim.say,
+    level = _number_option(options["--level"], "--level")
+    sim.game = EBoardGame(rules, *numbers, engine=engine, level=level, out=sim.say,
                           think_ms=_number_option(options["--think-ms"], "--think-ms"),
                           depth=_number_option(options["--depth"], "--depth"),
                           fen=options["--fen"], occupied=0 if empty else None, settle_ms=None)

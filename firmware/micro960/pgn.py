@@ -6,11 +6,24 @@ line by line so a large archive fits a small heap.
 import sys
 
 from .game import Game
-from .rules import named
+from .rules import Rules
 from .startpos import start_fen
 
 RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
 SEVEN_TAGS = ("Event", "Site", "Date", "Round", "White", "Black", "Result")
+# Variant tags as other programs spell them.
+SPELLINGS = {"chess 960": "chess960", "fischerandom": "chess960", "fischerrandom": "chess960",
+             "fischer random": "chess960", "frc": "chess960", "960": "chess960",
+             "standard": "classical", "normal": "classical", "chess": "classical",
+             "double chess960": "double960", "shuffle chess": "shuffle",
+             "chess 480": "chess480", "transcendental chess": "transcendental",
+             "lrs chess": "lrs", "from position": "chess960"}
+
+
+def named(text):
+    """Rules for a Variant tag: a rules.py name or a common spelling of it."""
+    name = text.strip().lower()
+    return Rules(SPELLINGS.get(name, name))
 
 
 def game_pgn(game, tags=None):
@@ -205,9 +218,9 @@ def read_games(lines):
 
 
 def start_game(tags):
-    """A new game from a PGN game's tags (Variant and FEN); no Variant tag is
-    read as Chess960, which plays every classical game alike."""
-    rules = named(tags.get("Variant") or "chess960")
+    """A new game from a PGN game's tags (Variant and FEN); with no Variant
+    tag the game is classical chess (from its FEN, if it has one)."""
+    rules = named(tags.get("Variant") or "classical")
     return Game(rules, tags.get("FEN") or start_fen("RNBQKBNR"))
 
 

@@ -2,9 +2,10 @@
 
 A board starts the console from main.py and never loads this file.
 """
-from .console import BLACK, WHITE, Console, setup_numbers, setup_text
+from .console import BLACK, WHITE, Console, setup_text
 from .lines import StdinLines
 from .rules import Rules
+from .startpos import setup_numbers
 from .storage import GameStore, default_folder
 
 USAGE = """usage: micro960 play [options]
@@ -19,6 +20,9 @@ USAGE = """usage: micro960 play [options]
   --unicode         draw the pieces as chess symbols
   --ansi            paint the board in ANSI colours
   --help            this text
+  --runtime NAME    on a PC: micropython (the default: the MicroPython unix
+                    port, as on a board) or cpython
+  --heap SIZE       on a PC: MicroPython's heap (default 192K)
 A game left unfinished is taken up again at the next start; type new for a
 new one. Type help in the game for its commands."""
 

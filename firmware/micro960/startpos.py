@@ -233,3 +233,115 @@ def _arrangements(pieces):
         for i in range(2, k + 1):
             total //= i
     return total
+
+
+# ------------------------------------------------ each rule set's set-ups
+# `rules` is a rules.Rules: these number its set-ups (SP 0-959 in the
+# Chess960 family, shuffle 0-17, transcendental 0-2879, LRS 0-5039).
+
+def setup_rank(rules, number):
+    """Set-up number -> White's back rank, e.g. SP 518 -> 'RNBQKBNR'."""
+    name = rules.name
+    if name == "classical" and number != CLASSICAL_SP:
+        raise ValueError("classical chess has only SP 518")
+    if name == "shuffle":
+        return shuffle_rank(number)
+    if name == "transcendental":
+        return transcendental_rank(number)
+    if name == "lrs":
+        return lrs_rank(number)
+    return backrank(number)
+
+
+def setup_number(rules, rank):
+    """Back rank -> its set-up number; ValueError saying which rule it breaks."""
+    name = rules.name
+    if name == "shuffle":
+        return shuffle_number(rank)
+    if name == "transcendental":
+        return transcendental_number(rank)
+    if name == "lrs":
+        return lrs_number(rank)
+    number = sp_number(rank)
+    if name == "classical" and number != CLASSICAL_SP:
+        raise ValueError("classical chess has only RNBQKBNR")
+    return number
+
+
+def random_setup(rules, rng=random):
+    """A random set-up number. Chess480 draws one of the 480 whose king stands
+    right of its queen: one of each mirrored pair, which play alike there."""
+    if rules.name == "classical":
+        return CLASSICAL_SP
+    while True:
+        number = uniform(rules.setups, rng)
+        rank = setup_rank(rules, number)
+        if rules.name != "chess480" or rank.index("K") > rank.index("Q"):
+            return number
+
+
+def setup_fen(rules, number=None, black_number=None, rng=random):
+    """The start FEN of a set-up number (random when None). Rules that give
+    each side its own rank take Black's number too (the same when None)."""
+    if number is None:
+        number = random_setup(rules, rng)
+        if rules.two_ranks and black_number is None:
+            black_number = random_setup(rules, rng)
+    if black_number is not None and black_number != number and not rules.two_ranks:
+        raise ValueError("%s gives both sides the same set-up; one number, please" % rules.name)
+    white = setup_rank(rules, number)
+    black = white if black_number is None else setup_rank(rules, black_number)
+    return start_fen(white, black, castling=rules.castling)
+
+
+def setup_numbers(rules, words):
+    """`518`, `RNBQKBNR`, or White's and Black's (`3 900`) -> set-up numbers,
+    checked against the rules."""
+    if len(words) > (2 if rules.two_ranks else 1):
+        raise ValueError("%s takes %s" % (rules.name, "White's and Black's set-up" if
+                                          rules.two_ranks else "one set-up for both sides"))
+    numbers = []
+    for word in words:
+        if len(word) == 8 and not word.isdigit():
+            numbers.append(setup_number(rules, word))
+            continue
+        try:
+            number = int(word)
+        except ValueError:
+            raise ValueError("a set-up is a number or a back rank like RNBQKBNR, not %r" % word)
+        setup_rank(rules, number)  # raises, saying the range, if there is no such set-up
+        numbers.append(number)
+    return numbers
+
+
+def setup_of(rules, fen):
+    """(White's number, Black's number) if `fen` is a start position of the
+    rules, else None."""
+    fields = fen.split()
+    rows = fields[0].split("/")
+    if len(rows) != 8 or rows[1] != "pppppppp" or rows[6] != "PPPPPPPP" or \
+            rows[2:6] != ["8"] * 4 or fields[1] != "w" or fields[3] != "-" or \
+            not rows[7].isupper() or not rows[0].islower():
+        return None
+    if (fields[2] == "-") == rules.castling or rules.castling and len(fields[2]) != 4:
+        return None
+    try:
+        numbers = (setup_number(rules, rows[7]), setup_number(rules, rows[0]))
+    except ValueError:
+        return None
+    if numbers[0] != numbers[1] and not rules.two_ranks:
+        return None
+    return numbers
+
+
+def setup_text(rules, fen):
+    """'SP 518 (RNBQKBNR)', 'SP 0 / SP 959 (BBQNNRKR / RKRNNQBB)', or None."""
+    numbers = setup_of(rules, fen)
+    if numbers is None:
+        return None
+    # Chess960's numbers are SPs; the other rule sets number their own.
+    label = "SP" if rules.setups == 960 or rules.name == "classical" else "set-up"
+    ranks = (fen.split("/")[7].split()[0], fen.split("/")[0].upper())
+    if numbers[0] == numbers[1]:
+        return "%s %d (%s)" % (label, numbers[0], ranks[0])
+    return "%s %d / %s %d (%s / %s)" % (label, numbers[0], label, numbers[1], ranks[0], ranks[1])

@@ -20,6 +20,9 @@ OPTIONS = (
     "option name Hash type spin default 0 min 0 max 1024",
     "option name HashKB type spin default %d min 1 max 1048576" % DEFAULT_KB,
     "option name UCI_Chess960 type check default false",
+    # The rule set: "chess" follows UCI_Chess960 (classical or chess960).
+    "option name UCI_Variant type combo default chess var chess var chess960 var classical"
+    " var double960 var shuffle var chess480 var transcendental var lrs",
     "option name Skill Level type spin default 20 min 0 max 20",
     "option name UCI_LimitStrength type check default false",
     "option name UCI_Elo type spin default 2200 min 800 max 2200",
@@ -56,6 +59,7 @@ class Uci:
         self.search.poll = self._poll
         self.search.on_info = self._info
         self.chess960 = False
+        self.variant = None  # a rules.py name from UCI_Variant; None follows UCI_Chess960
         self.skill = 20
         self.limit_strength = False
         self.elo = 2200
@@ -185,6 +189,8 @@ class Uci:
             self._resize(_number(value, 1, 1048576))
         elif key == "uci_chess960":
             self.chess960 = _flag(value)
+        elif key == "uci_variant":
+            self.variant = None if value.lower() == "chess" else Rules(value.lower()).name
         elif key == "skill level":
             self.skill = _number(value, 0, 20)
         elif key == "uci_limitstrength":
@@ -227,7 +233,7 @@ class Uci:
             raise ValueError("expected: position startpos|fen FEN [moves ...]")
         else:
             raise ValueError("expected startpos or fen FEN, got %r" % _words_text(line, first, cut))
-        rules = "chess960" if self.chess960 else "classical"
+        rules = self.variant or ("chess960" if self.chess960 else "classical")
         setup = (rules, fen)
         game = self.game
         played = len(game.moves)

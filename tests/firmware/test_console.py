@@ -213,3 +213,4 @@ def test_help_gives_an_example_of_every_command_and_each_example_works():
             assert len(errors) == 1, example
         else:
             assert not errors and said or example == "quit", (example, said)
+

@@ -4,8 +4,10 @@ rules allow them, and Chess480's castling checked by hand against Lewis's text.
 from micro960.game import Game
 from micro960.notation import san
 from micro960.position import Position
-from micro960.rules import NAMES, Rules, named
-from micro960.startpos import sp_number
+from micro960.pgn import named
+from micro960.rules import NAMES, Rules
+from micro960.startpos import (random_setup, setup_fen, setup_number, setup_of, setup_rank,
+                               setup_text, sp_number)
 
 from support import legal, raises
 
@@ -17,38 +19,39 @@ def test_each_rule_set_numbers_its_own_set_ups_both_ways():
         ranks = set()
         game = Game(rules)  # one a rule set: a small heap cannot hold many
         for number in numbers:
-            rank = rules.rank(number)
-            assert rules.number(rank) == number, (name, number, rank)
+            rank = setup_rank(rules, number)
+            assert setup_number(rules, rank) == number, (name, number, rank)
             ranks.add(rank)
-            fen = rules.start_fen(number)
+            fen = setup_fen(rules, number)
             game.new(fen)
-            assert rules.setup(game.start_fen) == (number, number), (name, fen)
+            assert setup_of(rules, game.start_fen) == (number, number), (name, fen)
         assert len(ranks) == len(numbers), name
-        assert raises(ValueError, rules.rank, rules.setups if name != "classical" else 0)
-        assert raises(ValueError, rules.rank, -1)
+        assert raises(ValueError, setup_rank, rules, rules.setups if name != "classical" else 0)
+        assert raises(ValueError, setup_rank, rules, -1)
 
 
 def test_the_count_of_each_rule_sets_set_ups():
     shuffle = Rules("shuffle")
-    ranks = set(shuffle.rank(n) for n in range(18))
+    ranks = set(setup_rank(shuffle, n) for n in range(18))
     assert len(ranks) == 18
     for rank in ranks:  # rooks in the corners, king on e, bishops on opposite colours
         assert rank[0] + rank[4] + rank[7] == "RKR" and sp_number(rank) >= 0
     transcendental = Rules("transcendental")
     assert transcendental.setups == 2880 == 4 * 4 * 180  # bishops, then K, Q, R, R, N, N
     for n in (0, 1, 17, 2879):
-        rank = transcendental.rank(n)
+        rank = setup_rank(transcendental, n)
         bishops = [f for f in range(8) if rank[f] == "B"]
         assert (bishops[0] + bishops[1]) % 2 == 1, rank
     assert Rules("lrs").setups == 5040 == 40320 // 8  # 8! over the pairs of R, N, B
 
 
 def test_a_back_rank_is_accepted_wherever_the_rules_allow_it():
-    assert Rules("shuffle").number("RNBQKBNR") == 8
-    assert Rules("lrs").rank(Rules("lrs").number("RNBQKBNR")) == "RNBQKBNR"
-    assert Rules("lrs").rank(Rules("lrs").number("BBKNNQRR")) == "BBKNNQRR"  # no castling
-    assert Rules("transcendental").rank(Rules("transcendental").number("KRRBBQNN")) == "KRRBBQNN"
-    assert Rules("chess480").number("RKRNNQBB") == 959
+    assert setup_number(Rules("shuffle"), "RNBQKBNR") == 8
+    assert setup_rank(Rules("lrs"), setup_number(Rules("lrs"), "RNBQKBNR")) == "RNBQKBNR"
+    lrs, transcendental = Rules("lrs"), Rules("transcendental")
+    assert setup_rank(lrs, setup_number(lrs, "BBKNNQRR")) == "BBKNNQRR"  # no castling
+    assert setup_rank(transcendental, setup_number(transcendental, "KRRBBQNN")) == "KRRBBQNN"
+    assert setup_number(Rules("chess480"), "RKRNNQBB") == 959
     for name, rank, why in (("shuffle", "RBNBKNQR", "opposite colours"),
                             ("shuffle", "RKBBNQNR", "king on e"),
                             ("chess960", "BBKNNQRR", "between the rooks"),
@@ -56,7 +59,7 @@ def test_a_back_rank_is_accepted_wherever_the_rules_allow_it():
                             ("transcendental", "BKBNNQRR", "opposite colours"),
                             ("lrs", "RNBQKBNQ", "some order")):
         try:
-            Rules(name).number(rank)
+            setup_number(Rules(name), rank)
             assert False, (name, rank)
         except ValueError as e:
             assert why in str(e), (name, rank, e)
@@ -71,8 +74,8 @@ def test_random_set_ups_of_each_rule_set():
         game = Game(rules)
         seen = set()
         for _ in range(12):
-            game.new(rules.start_fen(rng=rng))
-            numbers = rules.setup(game.start_fen)
+            game.new(setup_fen(rules, rng=rng))
+            numbers = setup_of(rules, game.start_fen)
             assert numbers is not None, name
             seen.add(numbers)
             if not rules.two_ranks:
@@ -80,16 +83,16 @@ def test_random_set_ups_of_each_rule_set():
         assert len(seen) == (1 if name == "classical" else 12) or name == "shuffle", (name, seen)
     # Chess480 draws one of each mirrored pair: the king right of the queen.
     for _ in range(20):
-        rank = Rules("chess480").rank(Rules("chess480").random_number(rng))
+        rank = setup_rank(Rules("chess480"), random_setup(Rules("chess480"), rng))
         assert rank.index("K") > rank.index("Q"), rank
 
 
 def test_one_rank_rules_refuse_two_numbers_and_two_rank_rules_announce_both():
-    assert raises(ValueError, Rules("chess960").start_fen, 3, 4)
-    fen = Rules("double960").start_fen(0, 959)
-    assert Rules("double960").setup_text(fen) == "SP 0 / SP 959 (BBQNNRKR / RKRNNQBB)"
-    assert Rules("shuffle").setup_text(Rules("shuffle").start_fen(8)) == "set-up 8 (RNBQKBNR)"
-    assert Rules("chess960").setup_text("4k3/8/8/8/8/8/8/4K3 w - - 0 1") is None
+    assert raises(ValueError, setup_fen, Rules("chess960"), 3, 4)
+    fen = setup_fen(Rules("double960"), 0, 959)
+    assert setup_text(Rules("double960"), fen) == "SP 0 / SP 959 (BBQNNRKR / RKRNNQBB)"
+    assert setup_text(Rules("shuffle"), setup_fen(Rules("shuffle"), 8)) == "set-up 8 (RNBQKBNR)"
+    assert setup_text(Rules("chess960"), "4k3/8/8/8/8/8/8/4K3 w - - 0 1") is None
 
 
 def test_common_spellings_of_each_rule_set():
@@ -184,3 +187,26 @@ def test_chess480_a_game_plays_writes_and_reads_its_castling():
     for move in game.uci_moves():
         reread.play(move)
     assert reread.pos.fen() == game.pos.fen()
+
+
+def test_each_rule_set_comes_back_from_its_pgn():
+    from micro960.pgn import Replayer, game_pgn
+    games = (("chess480", "rk5r/pppppppp/8/8/8/8/PPPPPPPP/RK5R w KQkq - 0 1", "O-O-O O-O"),
+             ("shuffle", setup_fen(Rules("shuffle"), 8), "e4 e5 Nf3 Nc6 Bc4 Bc5 O-O"),
+             ("double960", setup_fen(Rules("double960"), 0, 959), "d4 d5"),
+             ("transcendental", setup_fen(Rules("transcendental"), 5, 2000), "e4 e5"),
+             ("lrs", setup_fen(Rules("lrs"), 4398), "e4 d5 exd5"),
+             ("classical", setup_fen(Rules("classical")), "e4 e5 Nf3 Nc6 Bc4 Nf6 O-O"))
+    for name, fen, moves in games:
+        game = Game(name, fen)
+        for move in moves.split():
+            game.play(move)
+        text = game_pgn(game)
+        reader = Replayer()
+        done = None
+        for line in text.split("\n"):
+            done = reader.feed(line + "\n") or done
+        tags, again, error = done or reader.finish()
+        assert error is None and again.rules.name == name, (name, error, text)
+        assert again.pos.fen() == game.pos.fen(), name
+        assert (tags.get("Variant") or "") == Rules(name).variant_tag, name

@@ -1,0 +1,80 @@
+"""The console under each rule set: set-ups in the rules' own numbering, back
+ranks wherever legal, games played to the end, and draws offered.
+
+(Apart from test_console: a small heap holds one of these modules at a time.)
+"""
+from test_console import console
+
+
+def test_a_shuffle_game_is_numbered_by_its_own_set_ups_and_plays_to_the_end():
+    c, said = console("shuffle", 8)
+    c.handle("new 549")
+    assert said[-1] == "error: shuffle set-ups run from 0 to 17"
+    for line in ("new classical", "new RNBQKBNR", "new 8"):
+        c.handle(line)
+        assert "New shuffle game. Start position set-up 8 (RNBQKBNR)." in said, line
+    c.handle("new RBNBKNQR")  # bishops on one colour
+    assert said[-1].startswith("error: bishops must stand on opposite colours")
+    for line in ("f3", "e5", "g4", "Qh4#"):
+        c.handle(line)
+    assert "Game over: 0-1 (checkmate)" in said
+    c.handle("pgn")
+    assert '[Variant "Shuffle"]' in said[-1] and said[-1].endswith("2. g4 Qh4# 0-1")
+    c.handle("rules shuffle")
+    c.handle("resign")
+    assert said[-1] == "Type new for another game." and "White resigns" in " ".join(said)
+
+
+def test_lrs_set_ups_are_random_any_rank_and_without_castling_or_check():
+    c, said = console("lrs")
+    ranks = set()
+    for _ in range(6):
+        c.handle("new")
+        ranks.add(c.game.start_fen.split("/")[7][:8])
+    assert len(ranks) > 1 and "RNBQKBNR" not in ranks or len(ranks) > 2
+    for rank in ("RNBQKBNR", "RKRNNQBB", "BBKNNQRR"):
+        c.handle("new " + rank)
+        assert c.game.start_fen.split()[0].endswith("/" + rank), (rank, said[-3:])
+    c.handle("new fen r3k2r/8/8/3pP3/8/8/8/R3K2R w KQkq d6 0 1")
+    assert c.game.start_fen.split()[2:4] == ["-", "-"]
+    c.handle("new fen 4k3/8/8/8/8/8/8/R3K3 w - - 0 1")
+    c.handle("Ra8")
+    assert "Check." not in said
+    c.handle("draw")
+    assert said[-1] == "error: lrs has no draws but the one after 1024 plies"
+
+
+def test_double960_announces_both_set_ups_and_takes_two_numbers_at_most():
+    c, said = console("double960")
+    c.handle("new 3 900")
+    assert "New double960 game. Start position SP 3 / SP 900 (BQNNRKRB / RBBKQRNN)." in said
+    fen = c.game.start_fen
+    c.handle("new 3 4 5")
+    assert said[-1] == "error: double960 takes White's and Black's set-up"
+    del said[:]
+    c.handle("new fen " + fen)
+    assert said[0] == "New double960 game. Start position SP 3 / SP 900 (BQNNRKRB / RBBKQRNN)."
+    c.handle("new 5")
+    assert "New double960 game. Start position SP 5 (QNBBNRKR)." in said
+
+
+def test_a_draw_is_offered_and_accepted_or_declined():
+    c, said = console("chess960", 518)
+    c.handle("draw")  # two people: White offers
+    assert said[-1] == "White offers a draw; Black may type accept before their next move."
+    c.handle("e4")
+    c.handle("accept")
+    assert c.game.result() == "1/2-1/2" and "Game over: 1/2-1/2 (draw agreed)" in said
+    c.handle("new 518")
+    c.handle("draw")
+    c.handle("e4")
+    c.handle("e5")  # Black moved on: the offer has lapsed
+    c.handle("accept")
+    assert said[-1] == "error: no draw offer to accept"
+    c, said = console("chess960", 518, engine_side=16)
+    c.engine_score = 30  # the engine stands better
+    c.handle("draw")
+    assert said[-1] == "micro960 declines the draw; play on." and c.game.result() == "*"
+    c.engine_score = -250
+    c.handle("draw")
+    assert "micro960 accepts the draw." in said and c.game.result() == "1/2-1/2"

@@ -1,0 +1,88 @@
+"""Perft of every rule set python-chess can play, against python-chess.
+
+Positions: a random set-up of the rule set (micro960's own numbering) and
+0-12 random moves after it; micro960 counts them with `perft --rules NAME
+--batch` on CPython and on the MicroPython unix port. Chess960, classical,
+double960 and shuffle are Chess960 boards to python-chess; transcendental is
+one with no castling rights. (Chess480 and LRS, which python-chess does not
+play, are checked by hand in tests/firmware/test_rules.py and test_lrs.py.)
+
+MICRO960_RULES_PERFT=N sets the positions per rule set (default 6).
+"""
+import io
+import os
+import random
+
+import chess
+import pytest
+
+from fuzzing import LineProcess, micropython_command
+from host_tools.bench import chess_perft
+from micro960.commands import perft_batch
+from micro960.position import Position
+from micro960.rules import Rules
+from micro960.startpos import setup_fen
+
+RULE_SETS = ("chess960", "classical", "double960", "shuffle", "transcendental")
+POSITIONS = int(os.getenv("MICRO960_RULES_PERFT") or 6)
+DEPTH = 3
+
+
+def positions(name, count, seed=2026):
+    """(FEN, python-chess perft) for `count` positions of the rule set."""
+    rng = random.Random(seed + len(name))
+    rules = Rules(name)
+    cases = []
+    for _ in range(count):
+        numbers = [rng.randrange(rules.setups)] if name != "classical" else [518]
+        if rules.two_ranks:
+            numbers.append(rng.randrange(rules.setups))
+        board = chess.Board(setup_fen(rules, *numbers), chess960=True)
+        for _ in range(rng.randrange(13)):
+            moves = list(board.legal_moves)
+            if not moves:
+                break
+            board.push(rng.choice(moves))
+        cases.append((board.fen(), chess_perft(board, DEPTH)))
+    return cases
+
+
+@pytest.mark.parametrize("name", RULE_SETS)
+def test_perft_agrees_with_python_chess_on_cpython(name):
+    cases = positions(name, POSITIONS)
+    pos = Position()
+    Rules(name).apply(pos)
+    out = io.StringIO()
+    perft_batch(io.StringIO("".join("%s\t%d\n" % (fen, DEPTH) for fen, _ in cases)), out, pos)
+    assert [int(n) for n in out.getvalue().split()] == [count for _, count in cases], name
+
+
+@pytest.mark.parametrize("name", RULE_SETS)
+def test_perft_agrees_with_python_chess_on_micropython(name):
+    cases = positions(name, POSITIONS)
+    process = LineProcess(micropython_command("perft", "--rules", name, "--batch"))
+    process.start()
+    try:
+        for fen, count in cases:
+            process.send("%s\t%d\n" % (fen, DEPTH))
+            answer = process.read_until(lambda line: True, timeout=60)[-1]
+            assert answer.strip() == str(count), (name, fen, answer)
+    finally:
+        process.stop()
+
+
+def test_the_rules_change_the_count():
+    """The same FEN under two rule sets: castling (Chess480's elsewhere, none
+    in transcendental) and en passant (none in LRS) change what perft counts."""
+    counts = {}
+    for name in ("chess960", "chess480", "transcendental", "lrs"):
+        pos = Position()
+        Rules(name).apply(pos)
+        out = io.StringIO()
+        perft_batch(io.StringIO("r3k2r/8/8/8/3pP3/8/8/R3K2R b KQkq e3 0 1\t1\n"), out, pos)
+        counts[name] = int(out.getvalue())
+    # Black: two castlings and d4xe3 e.p. in Chess960 and Chess480 (whose
+    # castling here, king on e, lands where Chess960's does); transcendental
+    # drops the castlings, LRS the castlings and the capture en passant.
+    assert counts["chess960"] == counts["chess480"] == counts["transcendental"] + 2 == \
+        counts["lrs"] + 3, counts
