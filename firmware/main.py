@@ -4,8 +4,8 @@ It reads the board configuration (/board.py, copied there by `micro960
 flash`; defaults without it) and starts the mode it names:
 
 - "console": the text game, as soon as the first line arrives. If that line
-  is `uci`, a chess GUI is talking: the UCI engine answers it instead, with
-  no menu in between. A `uci` line in the middle of a game (micro960 bridge
+  is `uci` (or `xboard`), a chess GUI is talking: the UCI (or XBoard) engine
+  answers it instead, with no menu in between. A `uci` line in the middle of a game (micro960 bridge
   taking over the port) switches to UCI too; the game is saved already.
 - "uci": the UCI engine at once.
 - "eboard": the sensor board (micro960/sensorboard.py); the console when the
@@ -27,10 +27,12 @@ def main():
     forget_board()  # its code and settings are not needed from here on
     if mode == "uci":
         return uci(lines, None, hash_kb)
-    print("micro960 on %s: press Enter to play, or send uci." % name)
+    print("micro960 on %s: press Enter to play, or send uci or xboard." % name)
     first = lines.readline()
     if first is not None and first.strip() == "uci":
         return uci(lines, first, hash_kb)
+    if first is not None and first.strip() == "xboard":
+        return xboard(lines, hash_kb)
     lines.interactive(echo)  # a person types: echo if the board says so, short lines
     if console(lines, first, hash_kb):  # a GUI sent uci mid-game (micro960 bridge)
         return uci(StdinLines(), "uci", hash_kb)  # fresh lines: no echo, long lines
@@ -57,6 +59,11 @@ def uci(lines, first, hash_kb):
     if first is not None:
         engine.handle(first)
     engine.loop()
+
+
+def xboard(lines, hash_kb):
+    from micro960.xboard import XBoard
+    XBoard(lines, hash_kb=hash_kb).loop()
 
 
 def console(lines, first, hash_kb):

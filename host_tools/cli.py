@@ -1,6 +1,7 @@
 """The `micro960` command on the PC.
 
     micro960 play [--runtime cpython|micropython] [--heap 192K] [console options]
+    micro960 uci | xboard [--runtime ...] [--heap 192K]
     micro960 perft FEN DEPTH [--divide] [--runtime ...] [--heap 64K]
     micro960 perft --batch          (FEN<TAB>DEPTH lines on stdin)
     micro960 startpos N [--runtime ...]
@@ -30,6 +31,7 @@ FIRMWARE_COMMANDS = {
     "play": ("play a game on the text console", "micropython", "192K",
              "[console options]"),
     "uci": ("a UCI engine on stdin/stdout", "cpython", "192K", ""),
+    "xboard": ("an XBoard (CECP) engine on stdin/stdout", "cpython", "192K", ""),
     "perft": ("count leaf nodes of the move tree", "cpython", "64K",
               "FEN DEPTH [--divide] | --batch (reads FEN<TAB>DEPTH lines)"),
     "startpos": ("print `N BACKRANK XFEN` for Chess960 start position N", "cpython", "64K",

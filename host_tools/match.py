@@ -162,9 +162,10 @@ class EngineSpec:
         return "%s %r" % (self.role, shlex.join(self.command))
 
 
-def default_engine_command(runtime=None, heap=None):
-    """`micro960 uci` as run from this checkout, with --runtime/--heap if given."""
-    command = [sys.executable, "-m", "host_tools", "uci"]
+def default_engine_command(runtime=None, heap=None, protocol="uci"):
+    """`micro960 uci` (or `xboard`) as run from this checkout, with
+    --runtime/--heap if given."""
+    command = [sys.executable, "-m", "host_tools", protocol]
     if runtime:
         command += ["--runtime", runtime]
     if heap:
@@ -619,7 +620,8 @@ def build_match(args, out=None):
             raise MatchError("--runtime and --heap apply only to the default engine, not --engine")
         engine_command, engine_cwd = resolve_command(args.engine), None
     else:
-        engine_command, engine_cwd = default_engine_command(args.runtime, args.heap), str(REPO)
+        engine_command = default_engine_command(args.runtime, args.heap, args.engine_protocol)
+        engine_cwd = str(REPO)
     engine = EngineSpec(engine_command, args.engine_protocol, args.engine_option,
                         args.engine_name, engine_cwd, role="engine")
     opponent = EngineSpec(resolve_command(args.opponent), args.opponent_protocol,

@@ -119,7 +119,7 @@ def run_main(tmp_path, typed):
 
 def test_main_echoes_the_console_on_a_board_with_echo(tmp_path):
     output = run_main(tmp_path, "\rboth\rnew 518\re5\x084\r\x1b[A\x15quit\r")
-    assert "micro960 on test board: press Enter to play, or send uci." in output
+    assert "micro960 on test board: press Enter to play, or send uci or xboard." in output
     # Each line comes back as typed (the rub-out included) before the console answers.
     assert "both\nTwo players" in output
     assert "new 518\nNew chess960 game. Start position SP 518" in output
@@ -158,3 +158,12 @@ def test_micro960_play_with_ansi_colours(python, tmp_path):
     bad = subprocess.run(play[:-1] + ["--ansi", "yes"], input="", text=True,
                          capture_output=True, cwd=REPO, env=env, timeout=120)
     assert bad.returncode == 2 and "error: unknown option yes" in bad.stdout
+
+
+def test_main_answers_xboard_like_uci(tmp_path):
+    output = run_main(tmp_path, "xboard\r\nprotover 2\r\nnew\r\nsd 1\r\nusermove e2e4\r\n"
+                                "ping 9\r\nquit\r\n")
+    lines = output.split("\n")
+    assert any(line.startswith("feature ") and "done=1" in line for line in lines), output
+    assert any(line.startswith("move ") for line in lines) and "pong 9" in lines, output
+    assert not any(line.startswith(("xboard", "protover", "usermove")) for line in lines), output

@@ -26,7 +26,7 @@ from .position import Position
 USAGE = (
     "usage: perft [--rules NAME] FEN DEPTH [--divide] | perft [--rules NAME] --batch"
     " | startpos [--rules NAME] N|random"
-    " | replay FILE [--pgn] | play [options] | uci | bench [DEPTH]"
+    " | replay FILE [--pgn] | play [options] | uci | xboard | bench [DEPTH]"
     " | eboard-sim [--sp N] [--rules NAME] [--engine on|off] [--interactive] [FILE]"
 )
 
@@ -266,6 +266,13 @@ def uci_command(args):
     return uci_main()
 
 
+def xboard_command(args):
+    if args:
+        raise UsageError("xboard takes no arguments")
+    from .xboard import main as xboard_main
+    return xboard_main()
+
+
 def eboard_sim_command(args):
     from .eboard_sim import main as eboard_sim_main  # loaded only when asked for
     return eboard_sim_main(args)
@@ -274,6 +281,7 @@ def eboard_sim_command(args):
 COMMANDS = {
     "eboard-sim": eboard_sim_command,
     "uci": uci_command,
+    "xboard": xboard_command,
     "bench": bench_command,
     "perft": perft_command,
     "startpos": startpos_command,

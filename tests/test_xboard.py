@@ -1,0 +1,222 @@
+"""`micro960 xboard` speaks the XBoard protocol (CECP v2), on both runtimes.
+
+python-chess's XBoardProtocol (chess.engine.popen_xboard) is the GUI side for
+games and analysis, an implementation we did not write; the rest is the
+protocol's own text on raw pipes: each command the specification lists, and
+bad lines, which get `Illegal move` or `Error (...)` and change nothing.
+"""
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import chess
+import chess.engine
+import pytest
+
+from test_uci import RawEngine
+
+REPO = Path(__file__).resolve().parent.parent
+RUNTIMES = ("cpython", "micropython")
+# Chess960: Kb1 castles a-side (Kc1, Rd1) and mates: the only mate.
+CASTLING_MATE = "2rkr3/2p1p3/8/8/8/8/8/RK6 w A - 0 1"
+
+
+def command(runtime):
+    return [sys.executable, "-m", "host_tools", "xboard", "--runtime", runtime]
+
+
+@pytest.fixture(params=RUNTIMES)
+def runtime(request):
+    return request.param
+
+
+@pytest.fixture
+def engine(runtime):
+    xboard = chess.engine.SimpleEngine.popen_xboard(command(runtime), cwd=REPO, timeout=30)
+    yield xboard
+    xboard.quit()
+
+
+class RawXBoard(RawEngine):
+    def __init__(self, runtime):
+        self.process = subprocess.Popen(command(runtime), cwd=REPO, stdin=subprocess.PIPE,
+                                        stdout=subprocess.PIPE, text=True, bufsize=1)
+        import queue
+        import threading
+        self.lines = queue.Queue()
+        threading.Thread(target=self._read, daemon=True).start()
+        self.send("xboard")
+        self.send("protover 2")
+        self.expect("feature")
+
+    def ask(self, line, prefix, timeout=10):
+        self.send(line)
+        return self.expect(prefix, timeout)[1]
+
+
+@pytest.fixture
+def raw(runtime):
+    xboard = RawXBoard(runtime)
+    yield xboard
+    xboard.close()
+
+
+def test_features_name_and_variants(engine):
+    assert engine.id["name"].startswith("micro960")
+    variants = engine.protocol.features["variants"].split(",")
+    assert set(variants) == {"normal", "fischerandom", "wildcastle", "nocastle"}
+    for feature in ("setboard", "usermove", "ping", "analyze", "memory", "draw"):
+        assert engine.protocol.features[feature] == 1, feature
+    assert engine.protocol.features["san"] == 0
+
+
+def test_a_chess960_castling_mate_through_python_chess(engine):
+    board = chess.Board(CASTLING_MATE, chess960=True)
+    result = engine.play(board, chess.engine.Limit(depth=3))
+    assert board.is_castling(result.move) and result.move == chess.Move.from_uci("b1a1")
+    board.push(result.move)
+    assert board.is_checkmate()
+
+
+def test_a_chess960_game_with_castling_through_python_chess(engine):
+    board = chess.Board.from_chess960_pos(399)  # QRNNKRBB
+    for san in ("f3", "Nb6", "Be3", "Ne6", "O-O", "O-O-O"):
+        board.push_san(san)
+    for _ in range(8):
+        result = engine.play(board, chess.engine.Limit(depth=2))
+        assert board.is_legal(result.move), result.move
+        board.push(result.move)
+
+
+def test_analysis_through_python_chess(engine):
+    board = chess.Board("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1")
+    info = engine.analyse(board, chess.engine.Limit(depth=3))
+    assert info["score"].white() == chess.engine.Mate(1)
+    assert info["pv"][0] == chess.Move.from_uci("a1a8")
+
+
+def test_the_protocol_commands(raw):
+    assert raw.ask("ping 1", "pong") == "pong 1"
+    raw.send("new")
+    raw.send("force")
+    raw.send("usermove e2e4")
+    raw.send("usermove e7e5")
+    raw.send("undo")  # e5 back
+    raw.send("usermove c7c5")
+    raw.send("remove")  # c5 and e4 back
+    raw.send("usermove d2d4")
+    raw.send("sd 2")
+    raw.send("post")
+    raw.send("go")  # the engine plays Black now
+    move = raw.expect("move ")[1].split()[1]
+    board = chess.Board()
+    board.push_uci("d2d4")
+    assert chess.Move.from_uci(move) in board.legal_moves
+    # A thinking line: ply score time nodes pv.
+    raw.send("force")
+    raw.send("hint")
+    assert raw.expect("Hint: ")[1]
+    raw.send("setboard 6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1")
+    raw.send("playother")  # the engine plays Black; White (the GUI) to move
+    raw.send("usermove a1a8")
+    assert raw.expect("1-0")[1] == "1-0 {checkmate}"
+    raw.send("new")
+    raw.send("variant wildcastle")
+    raw.send("setboard r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1")
+    raw.send("force")
+    raw.send("usermove e1g1")  # wildcastle castles as normal chess writes it
+    raw.send("go")
+    raw.expect("move ")
+    assert raw.ask("ping 2", "pong") == "pong 2"
+
+
+def test_time_controls_and_move_now(raw):
+    raw.send("new")
+    raw.send("level 40 5 0")
+    raw.send("time 30000")  # 5 minutes, in centiseconds
+    raw.send("otim 30000")
+    raw.send("usermove e2e4")
+    raw.expect("move ", timeout=60)
+    raw.send("st 30")  # 30 seconds a move...
+    raw.send("usermove d2d4")
+    time.sleep(0.5)
+    asked = raw.send("?")  # ...but move now
+    when, _ = raw.expect("move ", timeout=10)
+    assert when - asked < 1.0
+
+
+def test_bad_lines_get_the_protocol_errors_and_change_nothing(raw):
+    raw.send("new")
+    raw.send("force")
+    raw.send("usermove e2e4")
+    for line, answer in (("usermove e2e5", "Illegal move: e2e5"),
+                         ("usermove zz9", "Illegal move: zz9"),
+                         ("frobnicate now", "Error (unknown command): frobnicate now"),
+                         ("variant atomic", "Error (variant atomic is not played"),
+                         ("sd x", "Error ('x' is not a whole number): sd x"),
+                         ("setboard 8/8/8 w - - 0 1", "tellusererror Illegal position"),
+                         ("remove", "Error (no move to take back): remove")):
+        raw.send(line)
+        said = raw.expect("")[1]
+        assert said.startswith(answer), (line, said)
+    raw.send("undo")  # e4 back: the game was as it stood
+    raw.send("usermove d2d4")
+    raw.send("usermove d7d5")
+    raw.send("go")
+    move = raw.expect("move ")[1].split()[1]
+    board = chess.Board()
+    board.push_uci("d2d4")
+    board.push_uci("d7d5")
+    assert chess.Move.from_uci(move) in board.legal_moves
+
+
+def test_analyze_mode_reports_and_follows_the_moves(raw):
+    raw.send("new")
+    raw.send("force")
+    raw.send("post")
+    raw.send("analyze")
+    raw.expect("1 ")  # a thinking line for the start position
+    raw.send(".")
+    assert raw.expect("stat01:")[1].split()[0] == "stat01:"
+    raw.send("setboard 6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1")
+    line = raw.expect("3 ", timeout=20)[1]
+    assert line.split()[1] == "100001" and line.endswith("Ra8#"), line
+    raw.send("exit")
+    assert raw.ask("ping 3", "pong") == "pong 3"
+
+
+def test_draw_offers_easy_hard_memory_and_result(raw):
+    raw.send("new")
+    raw.send("hard")
+    raw.send("easy")
+    raw.send("memory 1")
+    raw.send("setboard 7k/8/8/8/8/8/8/QQ4K1 b - - 0 1")  # the engine (Black) is lost
+    raw.send("sd 2")
+    raw.send("go")
+    raw.expect("move ")
+    raw.send("draw")
+    raw.send("ping 4")
+    lines = []
+    while not lines or not lines[-1].startswith("pong"):
+        lines.append(raw.expect("")[1])
+    assert "offer draw" in lines, lines
+    raw.send("result 1/2-1/2 {draw agreed}")
+    assert raw.ask("ping 5", "pong") == "pong 5"
+
+
+@pytest.mark.parametrize("runtime", ("cpython",))
+def test_a_match_against_stockfish_over_xboard(runtime, tmp_path):
+    stockfish = "/usr/games/stockfish"
+    if not Path(stockfish).exists():
+        pytest.skip("Stockfish is not installed (apt install stockfish)")
+    result = subprocess.run(
+        [sys.executable, "-m", "host_tools", "match", "--engine-protocol", "xboard",
+         "--runtime", runtime, "--opponent", stockfish, "--opponent-option",
+         "Skill Level=0", "--depth", "2", "--games", "2", "--max-moves", "40", "--seed", "5",
+         "--pgn", str(tmp_path / "games.pgn")],
+        cwd=REPO, capture_output=True, text=True, timeout=600)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "forfeit" not in result.stdout and "illegal" not in result.stdout.lower(), \
+        result.stdout
+    assert (tmp_path / "games.pgn").read_text().count('[Variant "Chess960"]') == 2
