@@ -116,7 +116,7 @@ def test_main_starts_the_console_with_the_first_line(host_bundle):
     result = run_main(host_bundle, "help\nquit\n")
     assert result.returncode == 0, result.stdout + result.stderr
     assert "Type help for commands." in result.stdout
-    assert "  new 518             a new game from start position SP 518" in result.stdout
+    assert "  new 518             a new game from set-up 518" in result.stdout
     assert "uciok" not in result.stdout
 
 
