@@ -40,7 +40,7 @@ FIRMWARE_COMMANDS = {
                "FILE.pgn [--pgn]"),
     "eboard-sim": ("a sensor board fed `lift e1` / `place g1` lines: prints the moves",
                    "cpython", "192K",
-                   "[--sp N] [--rules NAME] [--engine on|off] [--interactive] [FILE]"),
+                   "[--sp N] [--rules NAME] [--engine on|off] [--interactive] [--setup] [FILE]"),
 }
 
 

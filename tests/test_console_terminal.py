@@ -8,6 +8,7 @@ whose ECHO is on, the console echoes what is typed, and UCI never does.
 import os
 import pty
 import select
+import shutil
 import subprocess
 import sys
 import time
@@ -107,11 +108,14 @@ def test_a_raw_terminal_with_echo_after_a_long_pause(python):
 
 
 def run_main(tmp_path, typed):
-    """firmware/main.py on MicroPython with a board that echoes; its output."""
+    """firmware/main.py on MicroPython with a board that echoes; its output.
+    As on a board, main.py is source and the package is compiled (.mpy)."""
     (tmp_path / "board.py").write_text('NAME = "test board"\nECHO = True\nHASH_KB = 4\n')
+    shutil.copy(FIRMWARE / "main.py", tmp_path / "main.py")
     games = tmp_path / "games"
-    env = {"MICROPYPATH": str(tmp_path), "MICRO960_GAMES": str(games)}
-    result = runtime.run_micropython([FIRMWARE / "main.py"], heap="192K", input=typed,
+    env = {"MICROPYPATH": "%s:%s" % (tmp_path, runtime.build_firmware()),
+           "MICRO960_GAMES": str(games)}
+    result = runtime.run_micropython([tmp_path / "main.py"], heap="192K", input=typed,
                                      env=env, timeout=120)
     assert result.returncode == 0, result.stdout + result.stderr
     return result.stdout

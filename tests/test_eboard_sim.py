@@ -208,3 +208,26 @@ def test_each_rule_set_on_the_sensor_board(runtime, tmp_path):
     assert "fen rbbkqrnn/pppppppp/8/8/4P3/8/PPPP1PPP/BQNNRKRB b KQkq - 0 1" in out, out
     out = run_sim(script, ["--rules", "lrs", "--sp", "RNBQKBNR"], runtime)
     assert "fen rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b - - 0 1" in out, out
+
+
+@pytest.mark.parametrize("runtime", ("cpython", "micropython"))
+def test_a_set_up_phase_on_the_sensor_board(runtime, tmp_path):
+    """--setup: the pieces placed in turn, the LEDs lighting where the piece in
+    hand may go (then its mirror square), a wrong square an error until the
+    piece is off it again; the game begins from what was set up."""
+    script = tmp_path / "setup.txt"
+    script.write_text("place c1\nplace c8\n"  # White's bishop, then Black's on the mirror
+                      "place e8\nlift e8\n"  # Black's on e8: same colour as c8's
+                      "place d8\nplace d1\nplace a1\nplace a8\nplace b8\nplace b1\n"
+                      "place f1\nplace f8\nplace h8\nplace h1\nplace g1\nplace g8\n"
+                      "place e8\nplace e1\nlift e2\nplace e4\n")
+    out = run_sim(script, ["--setup"], runtime)
+    assert out[:2] == ["setup White places a bishop: a1 b1 c1 d1 e1 f1 g1 h1",
+                       "leds place a1 b1 c1 d1 e1 f1 g1 h1"], out
+    assert out[2:4] == ["setup put Black's bishop on c8", "leds place c8"], out
+    assert "setup Black places a bishop: b8 d8 f8 h8" in out
+    assert "error the piece goes on b8 d8 f8 h8: take the piece off e8" in out
+    assert "leds error e8" in out
+    assert any(line.startswith("setup done: SP ") and "(QNBBRNKR)" in line for line in out), out
+    assert out[-2:] == ["move e4",
+                        "fen qnbbrnkr/pppppppp/8/8/4P3/8/PPPP1PPP/QNBBRNKR b KQkq - 0 1"], out

@@ -42,6 +42,7 @@ DEFAULTS = {
     "EBOARD_SP": None,     # start position number; None: a random one
     "EBOARD_LEVEL": 20,    # engine strength 0-20
     "EBOARD_THINK_MS": 5000,  # the engine's time per move
+    "EBOARD_SETUP": False,  # True: the back-rank pieces are placed in turn first
 }
 
 SENSOR_DRIVERS = (None, "matrix", "shift165", "mcp23017")

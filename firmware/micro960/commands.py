@@ -27,7 +27,7 @@ USAGE = (
     "usage: perft [--rules NAME] FEN DEPTH [--divide] | perft [--rules NAME] --batch"
     " | startpos [--rules NAME] N|random"
     " | replay FILE [--pgn] | play [options] | uci | xboard | bench [DEPTH]"
-    " | eboard-sim [--sp N] [--rules NAME] [--engine on|off] [--interactive] [FILE]"
+    " | eboard-sim [--sp N] [--rules NAME] [--engine on|off] [--interactive] [--setup] [FILE]"
 )
 
 

@@ -46,6 +46,8 @@ Commands, each with an example:
   new RNBQKBNR        a new game from a back rank (new RNBQKBNR QRKRBBNN: two)
   new fen 8/8/8/4k3/8/8/8/4K2R w K - 0 1
                       a new game from an X-FEN or Shredder-FEN position
+  new setup           the players place the back-rank pieces in turn, then
+                      play: type the square for the piece named (c1)
   rules chess960      switch rules: chess960 classical double960 shuffle
                       chess480 transcendental lrs
   white               play White against the engine
@@ -96,6 +98,7 @@ class Console:
         self.store = None  # a storage.GameStore: the game is saved after every change
         self.kept = None  # the text last saved
         self.draw_offer = None  # (side, plies) of a draw offered by a person
+        self.setup = None  # a console_setup.SetUpPhase while the players place their pieces
         self.engine_score = None  # the engine's last score, for its side
 
     # ---------------------------------------------------------------- input
@@ -112,7 +115,9 @@ class Console:
         command = words[0].lower()
         handler = COMMANDS.get(command)
         try:
-            if handler:
+            if self.setup and not self.setup.takes(command):
+                self.setup.place(line.strip())
+            elif handler:
                 handler(self, words[1:])
             else:
                 self.move(line.strip())
@@ -301,6 +306,11 @@ class Console:
         fen = None
         numbers = ()
         word = args[0].lower() if args else "random"
+        self.setup = None  # any new game ends a set-up phase
+        if word == "setup" and len(args) == 1:
+            from .console_setup import SetUpPhase  # loaded only when asked for
+            self.setup = SetUpPhase(self, rules)
+            return
         if word == "fen":
             fen = " ".join(args[1:])
             if not fen:
@@ -329,6 +339,8 @@ class Console:
 
     def cmd_board(self, args):
         self.show_board()
+        if self.setup:
+            self.out(self.setup.next_text())
 
     def cmd_flip(self, args):
         self.flipped = not self.flipped
@@ -359,6 +371,9 @@ class Console:
     def cmd_undo(self, args):
         # An ended game is archived already: taking moves back and ending it
         # again would archive it twice.
+        if self.setup:
+            self.setup.undo()
+            return
         self._not_over()
         game = self.game
         game.undo()
@@ -481,6 +496,11 @@ class Console:
     # --------------------------------------------------------------- board
 
     def show_board(self):
+        if self.setup:  # the back ranks so far
+            for line in board_lines(self.setup.view(), self.unicode, self.flipped,
+                                    self.color)[:-1]:
+                self.out(line)
+            return
         for line in board_lines(self.game, self.unicode, self.flipped, self.color,
                                 self.last_move_text()):
             self.out(line)

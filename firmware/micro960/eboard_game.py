@@ -40,7 +40,7 @@ class EBoardGame:
 
     def __init__(self, rules="chess960", number=None, black_number=None, engine=True,
                  level=20, hash_kb=None, out=print, think_ms=5000, depth=0, fen=None,
-                 occupied=None, settle_ms=1500):
+                 occupied=None, settle_ms=1500, setup=False):
         self.out = out
         self.game = Game(rules, fen, number, black_number)
         if engine == "white":
@@ -67,22 +67,45 @@ class EBoardGame:
         board.on_error = self._error
         board.accept = self._acceptable
         board.can_take_back = self._may_take_back
+        self.setting_up = None  # an eboard_setup.BoardSetUp during a set-up phase
+        if setup:
+            from .eboard_setup import BoardSetUp
+            self.setting_up = BoardSetUp(self.game.rules, self.engine_side, out, occupied)
         self._show()
 
     # ------------------------------------------------------------ events
 
     def lift(self, sq):
         self.last_event = ticks_ms()
-        self.board.lift(sq)
+        if self.setting_up:
+            self.setting_up.lift(sq)
+        else:
+            self.board.lift(sq)
         self._show()
 
     def place(self, sq):
         self.last_event = ticks_ms()
-        self.board.place(sq)
+        if self.setting_up:
+            self._set_up(sq)
+        else:
+            self.board.place(sq)
         self._show()
+
+    def _set_up(self, sq):
+        """A piece placed in the set-up phase; when the last is, the game begins."""
+        setting_up = self.setting_up
+        setting_up.place(sq)
+        if setting_up.done():
+            self.setting_up = None
+            self.game.new(setting_up.fen())
+            self.board.new_position()
+            from .startpos import setup_text
+            self.out("setup done: %s" % setup_text(self.game.rules, self.game.start_fen))
 
     def snapshot(self, mask):
         self.last_event = ticks_ms()
+        if self.setting_up:
+            raise ValueError("snapshot: place the pieces one at a time while setting up")
         self.board.snapshot(mask)
         self._show()
 
@@ -98,7 +121,7 @@ class EBoardGame:
     @property
     def physical(self):
         """The occupancy the sensors last reported."""
-        return self.board.physical
+        return (self.setting_up or self.board).physical
 
     # ------------------------------------------------------------ engine
 
@@ -117,7 +140,8 @@ class EBoardGame:
         if (board.status == PENDING and self.settle_ms is not None
                 and ticks_diff(ticks_ms(), self.last_event) >= self.settle_ms):
             self.settle()
-        if board.setup or board.status == PENDING or self.expected or not self.engine_to_move():
+        if self.setting_up or board.setup or board.status == PENDING or self.expected or \
+                not self.engine_to_move():
             return 0
         from .search import Limits
         limits = Limits(depth=self.depth) if self.depth else Limits(movetime=self.think_ms)
@@ -170,7 +194,9 @@ class EBoardGame:
 
     def _show(self):
         board = self.board
-        if board.setup:
+        if self.setting_up:
+            leds = self.setting_up.leds()
+        elif board.setup:
             leds = ("setup", board.wrong)
         elif board.status == ERROR:
             leds = ("error", board.wrong)

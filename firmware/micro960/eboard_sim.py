@@ -23,13 +23,15 @@ SIM_HELP = """Events, one a line (# starts a comment):
 def main(args):
     """eboard-sim [--sp N | --fen FEN] [--rules NAME] [--engine on|off]
     [--color white|black] [--level 0-20] [--depth N] [--think-ms MS] [--empty]
-    [--interactive] [FILE]: a sensor board fed events; prints move, takeback,
-    error (and with the engine, leds) lines, and `fen X-FEN` at the end.
-    --empty: the board starts empty and must be set up first."""
+    [--interactive] [--setup] [FILE]: a sensor board fed events; prints move,
+    takeback, error (and with the engine, leds) lines, and `fen X-FEN` at the end.
+    --empty: the board starts empty and must be set up first. --setup: the
+    back-rank pieces are placed in turn first (setup lines, `leds place`)."""
     options = {"--sp": None, "--rules": "chess960", "--engine": "off", "--level": "20",
                "--depth": "0", "--think-ms": "1000", "--color": "white", "--fen": None}
     interactive = False
     empty = False
+    setup = False
     path = None
     args = list(args)
     while args:
@@ -38,6 +40,8 @@ def main(args):
             interactive = True
         elif arg == "--empty":
             empty = True
+        elif arg == "--setup":
+            setup = True
         elif arg in options:
             if not args:
                 raise UsageError("%s needs a value" % arg)
@@ -62,11 +66,13 @@ def main(args):
         engine = "black" if options["--color"] == "white" else "white"
     from .eboard_game import EBoardGame
     sim = EBoardSim(interactive, engine)
+    sim.setup = setup
     level = _number_option(options["--level"], "--level")
     sim.game = EBoardGame(rules, *numbers, engine=engine, level=level, out=sim.say,
                           think_ms=_number_option(options["--think-ms"], "--think-ms"),
                           depth=_number_option(options["--depth"], "--depth"),
-                          fen=options["--fen"], occupied=0 if empty else None, settle_ms=None)
+                          fen=options["--fen"], occupied=0 if empty else None, settle_ms=None,
+                          setup=setup)
     source = open(path) if path else sys.stdin
     if engine:
         sim.game.think()  # the engine may have the first move
@@ -104,9 +110,10 @@ class EBoardSim:
         self.engine = engine
         self.running = True
         self.game = None
+        self.setup = False  # a set-up phase first: its LEDs are its instructions
 
     def say(self, line):
-        if self.engine or self.interactive or not line.startswith("leds"):
+        if self.engine or self.interactive or self.setup or not line.startswith("leds"):
             print(line)
 
     def handle(self, line):

@@ -221,7 +221,8 @@ def build(config, machine=None, neopixel=None, game=None, out=print, lines=None)
         scanner.prime()  # the game starts from the board as it stands: the set-up check
         game = EBoardGame(rules=config.EBOARD_RULES, number=config.EBOARD_SP, engine=True,
                           level=config.EBOARD_LEVEL, hash_kb=config.HASH_KB, out=out,
-                          think_ms=config.EBOARD_THINK_MS, occupied=scanner.occupancy())
+                          think_ms=config.EBOARD_THINK_MS, occupied=scanner.occupancy(),
+                          setup=getattr(config, "EBOARD_SETUP", False))
     return SensorBoard(game, scanner, leds, machine, config.SCAN_PERIOD_MS, button, out, lines)
 
 

@@ -78,3 +78,43 @@ def test_a_draw_is_offered_and_accepted_or_declined():
     c.engine_score = -250
     c.handle("draw")
     assert "micro960 accepts the draw." in said and c.game.result() == "1/2-1/2"
+
+
+def test_a_set_up_phase_places_the_pieces_in_turn_then_the_game_begins():
+    c, said = console("chess960", 518)
+    c.handle("new setup")
+    assert said[-1] == "White places a bishop: a1 b1 c1 d1 e1 f1 g1 h1"
+    for line, error in (("e4", "error: the set-up goes on: White places a bishop"),
+                        ("Qc1", "error: the set-up goes on"), ("c1", None),
+                        ("e1", "error: no start position of chess960 has a bishop on e1"),
+                        ("c1", "error: c1 is taken"), ("d1", None), ("Qa1", None),
+                        ("b1", None), ("undo", None), ("b1", None), ("f1", None),
+                        ("g1", "error: no start position of chess960 has a rook on g1"),
+                        ("h1", None), ("e1", "error: no start position of chess960 has a king"),
+                        ("g1", None), ("e1", None)):
+        before = c.setup and list(c.setup.setup.placed)
+        c.handle(line)
+        if error:
+            assert said[-1].startswith(error), (line, said[-1])
+            assert c.setup and c.setup.setup.placed == before, line
+    assert c.setup is None
+    assert c.game.start_fen == "qnbbrnkr/pppppppp/8/8/8/8/PPPPPPPP/QNBBRNKR w KQkq - 0 1"
+    assert any(line.startswith("Set-up done. New chess960 game. Start position SP ")
+               for line in said)
+    c.handle("e4")
+    assert c.game.moves and said[-1] == "Black to move"
+
+
+def test_the_engine_places_its_own_pieces_and_each_side_its_own_rank():
+    c, said = console("double960", engine_side=16)  # the engine is Black
+    c.handle("new setup")
+    assert "each side places its own pieces" in " ".join(said)
+    c.handle("d8")
+    assert said[-1] == "error: White places on rank 1"
+    for _ in range(8):
+        if c.setup:
+            c.handle("abcdefgh"[c.setup.setup.allowed()[0]] + "1")
+    assert c.setup is None and c.game.rules.name == "double960"
+    assert sum(line.startswith("micro960 places its ") for line in said) == 8
+    fields = c.game.start_fen.split("/")
+    assert fields[0].islower() and fields[7].split()[0].isupper()
