@@ -43,6 +43,16 @@ a GUI then scores the game as the engine's loss instead of waiting forever.
 `quit` ends the bridge. It is not passed on: the board stays in UCI mode,
 idle (a search still running is stopped), so the next bridge gets `uciok` at
 once instead of through a reset.
+
+XBoard. A GUI whose first line is `xboard` gets the same bridge in the XBoard
+protocol (XBoardBridge): the board is brought to XBoard with `xboard` and
+`protover 2` (answered by its `feature` line) and the same reset as above.
+The bridge keeps the game as the GUI and the board played it (the set-up
+commands since `new`, every move of either side, who the engine plays); a
+restarted board is told it all again in force mode and then to play on. While
+the board is away, `ping` is answered at once and the rest is told to the
+board when it is back; lines from the board that are not XBoard's reach the
+GUI as `#` comments.
 """
 import argparse
 import os
@@ -544,6 +554,158 @@ class Bridge:
         self.out("info string micro960 bridge: " + text)
 
 
+# What an XBoard engine writes (thinking lines start with a number); anything
+# else from the board reaches the GUI as a `#` comment, which XBoard ignores.
+XBOARD_OUTPUT = ("feature", "move", "pong", "Illegal", "Error", "tell", "Hint:", "stat01:",
+                 "offer", "resign", "1-0", "0-1", "1/2-1/2", "#", "askuser")
+# The GUI's commands that set up a game, kept (the last of each) for a restarted board.
+XBOARD_SETTINGS = ("variant", "setboard", "level", "st", "sd", "time", "otim", "post",
+                   "nopost", "hard", "easy", "memory")
+
+
+class XBoardBridge(Bridge):
+    """The bridge for a GUI that speaks XBoard (see the module's docstring)."""
+
+    def __init__(self, *args, **kwargs):
+        Bridge.__init__(self, *args, **kwargs)
+        self.settings = {}  # command -> its last line since `new`, in order
+        self.moves = []  # every move of the game since `new` or `setboard`
+        self.white_first = True  # the side to move at the start of self.moves
+        self.engine_plays = "black"  # the engine's colour, None in force mode
+        self.analyzing = False
+        self.pings = 0  # the bridge's own pings to a restarted board
+
+    def _ask(self, phase, seconds):
+        self._set_phase(phase, seconds)
+        self.asked = True
+        self.link.send("xboard")
+        self.link.send("protover 2")
+
+    def _from_device(self, line):
+        phase = self.phase
+        if phase == READY:
+            self._relay_xboard(line)
+        elif phase in (SYNC_UCI, SYNC_UCI_AGAIN):
+            if line.startswith("feature") and "done=1" in line:
+                self.identity = [line]
+                self._restore()
+            elif SOFT_REBOOT in line or (line.startswith(BANNER) and not self.asked):
+                self._ask(phase, self.timeout)
+        elif phase == SYNC_RESET:
+            if line.startswith(BANNER) or SOFT_REBOOT in line:
+                self._ask(SYNC_UCI_AGAIN, 2 * self.timeout)
+        elif phase == SYNC_READY:
+            if line == "pong %d" % self.pings:
+                self._ready()
+            elif line.startswith(BANNER) or SOFT_REBOOT in line:
+                self._sync()
+
+    def _restore(self):
+        """The game again: its settings, its moves in force mode, then who plays."""
+        send = self.link.send
+        send("new")
+        for line in self.settings.values():
+            send(line)
+        send("force")
+        for move in self.moves:
+            send("usermove " + move)
+        self.pings += 1
+        send("ping %d" % self.pings)  # answered once all this is done
+        self._set_phase(SYNC_READY, 2 * self.timeout)
+
+    def _ready(self):
+        """The board is back: it plays on (its move, if the game was waiting for one)."""
+        white_to_move = self.white_first == (len(self.moves) % 2 == 0)
+        if self.analyzing:
+            self.link.send("analyze")
+        elif self.engine_plays == ("white" if white_to_move else "black"):
+            self.link.send("go")
+        elif self.engine_plays:
+            self.link.send("playother")
+        Bridge._ready(self)
+
+    def _relay_xboard(self, line):
+        if line.startswith(BANNER) or SOFT_REBOOT in line or line.startswith(TRACEBACK):
+            self.info("the board restarted (it said: %s); restoring the game" % line.strip())
+            self.heard = []
+            self.asked = False
+            self._set_phase(SYNC_UCI, 0.5)  # let it finish; then Ctrl-C ... Ctrl-D
+            return
+        words = line.split()
+        if words[0] == "move" and len(words) > 1:
+            self.moves.append(words[1])
+        known = words[0].startswith(XBOARD_OUTPUT) or words[0].lstrip("-")[:1].isdigit()
+        self.out(line if known else "# board: " + line.strip())
+
+    def _from_gui(self, line):
+        words = line.split()
+        if not words:
+            return
+        command = words[0]
+        if command == "quit":
+            self.done = True  # the board stays in XBoard mode, idle, for the next bridge
+            return
+        if self.phase == READY:
+            self._remember(command, words, line)
+            self._send(line)
+        elif self.phase == DOWN and not self.starting and command in ("ping", "protover"):
+            self.info("the board is away; waiting for it on %s" % self.port)
+            if command == "ping":
+                self.out("pong " + " ".join(words[1:]))
+            for known in self.identity if command == "protover" else ():
+                self.out(known)
+        else:
+            self.held.append(line)  # told to the board once it is back (see _ready)
+
+    def _remember(self, command, words, line):
+        if command == "new":
+            self.settings, self.moves = {}, []
+            self.white_first, self.engine_plays, self.analyzing = True, "black", False
+        elif command in XBOARD_SETTINGS:
+            self.settings.pop(command, None)
+            self.settings[command] = line
+            if command == "setboard":
+                self.moves = []
+                self.white_first = len(words) < 3 or words[2] != "b"
+        elif command == "usermove" and len(words) > 1:
+            self.moves.append(words[1])
+        elif command in ("undo", "remove"):
+            del self.moves[len(self.moves) - (1 if command == "undo" else 2):]
+        elif command == "force":
+            self.engine_plays = None
+        elif command in ("go", "playother"):
+            white_to_move = self.white_first == (len(self.moves) % 2 == 0)
+            self.engine_plays = "white" if white_to_move == (command == "go") else "black"
+        elif command == "analyze":
+            self.analyzing = True
+        elif command == "exit":
+            self.analyzing = False
+
+    def _tick(self):
+        now = time.monotonic()
+        if self.phase == DOWN and now >= self.next_attempt:
+            self._connect()
+        elif self.deadline is not None and now >= self.deadline:
+            self._phase_timed_out()
+
+    def info(self, text):
+        self.out("# micro960 bridge: " + text)
+
+
+class _FirstLine:
+    """A stream whose first line was read already (to tell the GUI's protocol)."""
+
+    def __init__(self, first, stream):
+        self.first = first
+        self.stream = stream
+
+    def readline(self):
+        if self.first is not None:
+            line, self.first = self.first, None
+            return line
+        return self.stream.readline()
+
+
 def _write(line):
     sys.stdout.write(line + "\n")
     sys.stdout.flush()
@@ -582,7 +744,8 @@ def choose_port(port):
 def build_parser():
     parser = argparse.ArgumentParser(
         prog="micro960 bridge", allow_abbrev=False,
-        description="A UCI engine on stdin/stdout that is the micro960 on a Raspberry Pi Pico, "
+        description="A UCI (or XBoard) engine on stdin/stdout that is the micro960 on a "
+                    "Raspberry Pi Pico, "
                     "through its USB serial port: give this command to a chess GUI as the "
                     "engine.")
     parser.add_argument("--port", help="the board's serial port (default: the one attached "
@@ -600,7 +763,10 @@ def main(argv=None):
     args = build_parser().parse_args(argv)
     try:
         port, discovered = choose_port(args.port)
-        return Bridge(port, discovered, wait=args.wait, timeout=args.timeout).run()
+        first = sys.stdin.readline()  # the GUI's first line says its protocol
+        kind = XBoardBridge if first.strip() == "xboard" else Bridge
+        return kind(port, discovered, wait=args.wait, timeout=args.timeout).run(
+            _FirstLine(first, sys.stdin))
     except BridgeError as e:
         sys.stderr.write("micro960 bridge: %s\n" % e)
         return 1

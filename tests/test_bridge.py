@@ -418,3 +418,35 @@ def test_no_board_no_bridge(tmp_path):
     assert result.returncode == 1
     assert result.stderr.startswith("micro960 bridge: cannot open the serial port ")
     assert "Traceback" not in result.stderr and result.stdout == ""
+
+
+def test_an_xboard_gui_plays_through_the_board_and_a_reset_is_survived(pico, caplog):
+    """A GUI whose first line is xboard gets the XBoard protocol from the board;
+    after a reset the board is told the game again (in force mode) and plays on."""
+    engine = chess.engine.SimpleEngine.popen_xboard(
+        [sys.executable, "-m", "host_tools", "bridge", "--port", str(pico.port)],
+        cwd=REPO, timeout=20)
+    try:
+        assert engine.id["name"].startswith("micro960")
+        board = chess.Board.from_chess960_pos(123)
+        play(engine, board, 4, chess.engine.Limit(depth=2))
+        pico.reset()
+        time.sleep(0.5)
+        play(engine, board, 4, chess.engine.Limit(depth=2))
+        # The restarted board heard the game again: its set-up, then the four
+        # moves in force mode, then (once it answered ping) whom it plays:
+        # Black, as before the reset (playother); then the GUI's own go.
+        restart = len(pico.received) - 1 - pico.received[::-1].index("protover 2")
+        again = pico.received[restart:]
+        first = [move.uci() for move in board.move_stack[:4]]
+        force = again.index("force")
+        assert again[force + 1:force + 5] == ["usermove " + move for move in first], again
+        assert again[force + 5].startswith("ping ") and again[force + 6] == "playother", again
+        assert "go" in again[force + 7:], again
+        assert any(line.startswith("setboard ") for line in again[:force])
+        castle = engine.play(chess.Board(CASTLING_MATE, chess960=True),
+                             chess.engine.Limit(depth=2)).move
+        assert castle == chess.Move.from_uci("b1a1")
+    finally:
+        engine.quit()
+    assert "quit" not in pico.received
