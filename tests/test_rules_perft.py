@@ -7,7 +7,9 @@ double960 and shuffle are Chess960 boards to python-chess; transcendental is
 one with no castling rights. (Chess480 and LRS, which python-chess does not
 play, are checked by hand in tests/firmware/test_rules.py and test_lrs.py.)
 
-MICRO960_RULES_PERFT=N sets the positions per rule set (default 6).
+The same positions are counted by Stockfish's `go perft` (UCI_Chess960) too,
+where Stockfish is installed. MICRO960_RULES_PERFT=N sets the positions per
+rule set (default 6).
 """
 import io
 import os
@@ -86,3 +88,26 @@ def test_the_rules_change_the_count():
     # drops the castlings, LRS the castlings and the capture en passant.
     assert counts["chess960"] == counts["chess480"] == counts["transcendental"] + 2 == \
         counts["lrs"] + 3, counts
+
+
+@pytest.mark.parametrize("name", RULE_SETS)
+def test_perft_agrees_with_stockfish(name):
+    """The same positions counted by Stockfish's `go perft` with UCI_Chess960,
+    a second reference we did not write."""
+    import shutil
+    path = shutil.which("stockfish") or "/usr/games/stockfish"
+    if not os.path.exists(path):
+        pytest.skip("Stockfish is not installed (apt install stockfish)")
+    import sys
+    sys.path.insert(0, os.path.join(os.path.dirname(__file__), "data"))
+    from make_reference_data import Stockfish
+    stockfish = Stockfish(path)
+    pos = Position()
+    Rules(name).apply(pos)
+    try:
+        for fen, _ in positions(name, POSITIONS):
+            out = io.StringIO()
+            perft_batch(io.StringIO("%s\t%d\n" % (fen, DEPTH)), out, pos)
+            assert int(out.getvalue()) == stockfish.perft(fen, DEPTH, True), (name, fen)
+    finally:
+        stockfish.close()

@@ -65,7 +65,8 @@ def raw(runtime):
 def test_features_name_and_variants(engine):
     assert engine.id["name"].startswith("micro960")
     variants = engine.protocol.features["variants"].split(",")
-    assert set(variants) == {"normal", "fischerandom", "wildcastle", "nocastle"}
+    assert set(variants) == {"normal", "fischerandom", "wildcastle", "nocastle", "chess480",
+                             "double960", "lrs"}
     for feature in ("setboard", "usermove", "ping", "analyze", "memory", "draw"):
         assert engine.protocol.features[feature] == 1, feature
     assert engine.protocol.features["san"] == 0
@@ -220,3 +221,23 @@ def test_a_match_against_stockfish_over_xboard(runtime, tmp_path):
     assert "forfeit" not in result.stdout and "illegal" not in result.stdout.lower(), \
         result.stdout
     assert (tmp_path / "games.pgn").read_text().count('[Variant "Chess960"]') == 2
+
+
+def test_each_variant_plays_by_its_rules(raw):
+    # Chess480's corner swap (Kb1-a1, Rb1) mates; LRS takes the king;
+    # castling e1g1 is legal in wildcastle (shuffle), not in nocastle.
+    for number, (variant, fen, line, said) in enumerate((
+            ("chess480", "rkr5/p1p5/8/8/8/8/8/RK6 w A - 0 1", "go", ["move O-O-O", "1-0 {"]),
+            ("lrs", "4k3/8/8/8/8/8/8/4R1K1 w - - 0 1", "go", ["move e1e8", "1-0 {"]),
+            ("wildcastle", "4k3/8/8/8/8/8/5PPP/4K2R w K - 0 1", "usermove e1g1", []),
+            ("nocastle", "4k3/8/8/8/8/8/5PPP/4K2R w K - 0 1", "usermove e1g1",
+             ["Illegal move: e1g1"]))):
+        for command in ("new", "variant " + variant, "setboard " + fen, "force", "sd 2", line,
+                        "ping %d" % number):
+            raw.send(command)
+        lines = []
+        while not lines or lines[-1] != "pong %d" % number:
+            lines.append(raw.expect("")[1])
+        answers = [text for text in lines if not text.startswith("pong")]
+        assert len(answers) == len(said) and all(
+            text.startswith(start) for text, start in zip(answers, said)), (variant, lines)

@@ -3,7 +3,8 @@ that speak it, on stdin/stdout (and the device's serial port).
 
 XBoard's variants map onto our rule sets: normal (classical), fischerandom
 (chess960), wildcastle (shuffle: rooks in the corners, king on e), nocastle
-(transcendental's rules: shuffled ranks, no castling). A position always
+(transcendental's rules: shuffled ranks, no castling); and by our own names,
+chess480, double960 and lrs, which XBoard does not know. A position always
 comes with setboard; an illegal move or command gets `Illegal move` or
 `Error (...)` and changes nothing.
 
@@ -23,11 +24,15 @@ from .rules import Rules
 from .search import MATE, MATE_BOUND, Limits, Search
 from .ucimove import is_castle, move_to, uci_text
 
+# XBoard's names first; then ours for the rule sets XBoard has no name for
+# (other CECP GUIs may offer them; XBoard passes over names it does not know).
 VARIANTS = {"normal": "classical", "fischerandom": "chess960", "wildcastle": "shuffle",
-            "nocastle": "transcendental"}
+            "nocastle": "transcendental", "chess480": "chess480", "double960": "double960",
+            "lrs": "lrs"}
 FEATURES = ("feature ping=1 setboard=1 usermove=1 san=0 sigint=0 sigterm=0 time=1 draw=1 "
             "analyze=1 playother=1 colors=0 memory=1 reuse=1 myname=\"micro960 %s\" "
-            "variants=\"normal,fischerandom,wildcastle,nocastle\" done=1" % VERSION)
+            "variants=\"normal,fischerandom,wildcastle,nocastle,chess480,double960,lrs\" done=1"
+            % VERSION)
 # What stops the engine's search without its move being played, to be carried out after.
 STOPS = ("new", "force", "result", "undo", "remove", "setboard", "variant", "white", "black",
          "playother", "analyze", "edit", "quit")
