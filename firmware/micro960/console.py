@@ -7,7 +7,7 @@ with ANSI escape codes, the last move's two squares highlighted.
 """
 from .game import Game, UNDECIDED
 from .lines import CONSOLE_LIMIT
-from .notation import parse_move, san, side_name
+from .notation import parse_move, san, san_line, side_name
 from .pgn import game_pgn
 from .position import BLACK, CASTLE, OFF, TO64, TO120, WHITE, castle_squares
 from .search import MATE, MATE_BOUND, Limits, Search
@@ -264,15 +264,9 @@ class Console:
 
     def _thinking(self, depth, seldepth, score, nodes, ms, pv):
         """One line per finished search depth: depth, score, nodes, time, best line."""
-        pos = self.game.pos
-        line = []
-        for move in pv:
-            line.append(san(pos, move))
-            pos.push(move)
-        for move in reversed(pv):
-            pos.pop(move)
         self.out("  depth %d  %s  %d nodes  %d.%d s  %s" % (
-            depth, _score_text(score), nodes, ms // 1000, ms % 1000 // 100, " ".join(line)))
+            depth, _score_text(score), nodes, ms // 1000, ms % 1000 // 100,
+            " ".join(san_line(self.game.pos, pv))))
 
     def announce(self):
         game = self.game

@@ -259,6 +259,17 @@ def raw_end(line):
     return len(line) if end < 0 else end
 
 
+def write_line(text):
+    """A line to standard output, flushed at once: a GUI waits for it."""
+    _write(text + "\n")
+
+
+def clip(text):
+    """A line cut to 60 characters, to quote in a message."""
+    text = text.strip()
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
 def _write(text):
     sys.stdout.write(text)
     flush = getattr(sys.stdout, "flush", None)

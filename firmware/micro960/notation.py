@@ -28,6 +28,18 @@ def san(pos, move, moves=None):
     return text
 
 
+def san_line(pos, line):
+    """The SAN of a line of moves played from `pos` (a search's best line);
+    `pos` is as it was after."""
+    texts = []
+    for move in line:
+        texts.append(san(pos, move))
+        pos.push(move)
+    for move in reversed(line):
+        pos.pop(move)
+    return texts
+
+
 def _san_core(pos, move, moves):
     if is_castle(move):
         return "O-O" if move_to(move) > move_from(move) else "O-O-O"

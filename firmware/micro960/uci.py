@@ -3,7 +3,6 @@
 `stop`, `isready` and `quit` are answered while the engine searches: the
 search polls the input every few hundred nodes without blocking.
 """
-import sys
 from array import array
 
 from . import VERSION
@@ -13,7 +12,7 @@ from .position import CLASSICAL_FEN, WHITE
 from .rules import Rules
 from .search import MATE, MATE_BOUND, Limits, Search
 from .tt import DEFAULT_KB
-from .lines import LIMIT, raw_end, text
+from .lines import LIMIT, clip, raw_end, text, write_line
 from .ucimove import parse_uci, uci_text
 
 OPTIONS = (
@@ -51,7 +50,7 @@ def skill_for_elo(elo):
 class Uci:
     def __init__(self, reader, out=None, hash_kb=None):
         self.reader = reader
-        self.out = out or _write
+        self.out = out or write_line
         self.game = History("classical", CLASSICAL_FEN)  # all UCI needs of a game
         # After the game: a table sized by the free heap (hash_kb None,
         # tt.default_kb()) leaves the game's buffers their room.
@@ -109,7 +108,7 @@ class Uci:
         command = line[start:end]
         handler = COMMANDS.get(command)
         if handler is None:
-            self.out("info string unknown command: %s" % _clip(line))
+            self.out("info string unknown command: %s" % clip(line))
         elif command == "position":
             self._position(line.encode(), end)
         else:
@@ -159,7 +158,7 @@ class Uci:
             self.pending.append(line)
         else:
             self.out("info string searching, and %d lines wait already: %s ignored"
-                     % (MAX_PENDING, _clip(line)))
+                     % (MAX_PENDING, clip(line)))
 
     # ------------------------------------------------------------- commands
 
@@ -424,17 +423,6 @@ def _flag(text):
     if text.lower() not in ("true", "false"):
         raise ValueError("expected true or false, got %r" % text)
     return text.lower() == "true"
-
-
-def _clip(text):
-    text = text.strip()
-    return text if len(text) <= 60 else text[:57] + "..."
-
-
-def _write(text):
-    sys.stdout.write(text + "\n")
-    if hasattr(sys.stdout, "flush"):
-        sys.stdout.flush()
 
 
 def main(argv=None):

@@ -14,11 +14,11 @@ search without a move and is then carried out; ping and the rest wait for
 the move. With `hard` the engine thinks on in the opponent's time (its
 table keeps what it finds) until the opponent's move arrives.
 """
-import sys
 
 from . import VERSION
 from .game import UNDECIDED, Game
-from .notation import san
+from .lines import clip, write_line
+from .notation import san_line
 from .position import BLACK, CLASSICAL_FEN, WHITE
 from .rules import Rules
 from .search import MATE, MATE_BOUND, Limits, Search
@@ -41,7 +41,7 @@ STOPS = ("new", "force", "result", "undo", "remove", "setboard", "variant", "whi
 class XBoard:
     def __init__(self, reader, out=None, hash_kb=None):
         self.reader = reader
-        self.out = out or _write
+        self.out = out or write_line
         self.search = Search(hash_kb)
         self.search.poll = self._poll
         self.search.on_info = self._info
@@ -88,9 +88,9 @@ class XBoard:
             elif self._looks_like_move(command):
                 self.user_move(command)  # protocol version 1 sends moves bare
             else:
-                self.out("Error (unknown command): %s" % _clip(line))
+                self.out("Error (unknown command): %s" % clip(line))
         except ValueError as e:
-            self.out("Error (%s): %s" % (e, _clip(line)))
+            self.out("Error (%s): %s" % (e, clip(line)))
 
     def _looks_like_move(self, word):
         """e2e4, Nf3, exd5, O-O: a move a version 1 GUI sends without usermove."""
@@ -362,14 +362,8 @@ class XBoard:
         if abs(score) > MATE_BOUND:  # XBoard's mate scores: 100000 + moves
             moves = (MATE - abs(score) + 1) // 2
             score = 100000 + moves if score > 0 else -100000 - moves
-        pos = self.game.pos
-        line = []
-        for move in pv:
-            line.append(san(pos, move))
-            pos.push(move)
-        for move in reversed(pv):
-            pos.pop(move)
-        self.out("%d %d %d %d %s" % (depth, score, ms // 10, nodes, " ".join(line)))
+        self.out("%d %d %d %d %s" % (depth, score, ms // 10, nodes,
+                                     " ".join(san_line(self.game.pos, pv))))
 
 
 COMMANDS = {
@@ -397,17 +391,6 @@ def _number(text):
     if value < 0:
         raise ValueError("%d is below zero" % value)
     return value
-
-
-def _clip(text):
-    text = text.strip()
-    return text if len(text) <= 60 else text[:57] + "..."
-
-
-def _write(text):
-    sys.stdout.write(text + "\n")
-    if hasattr(sys.stdout, "flush"):
-        sys.stdout.flush()
 
 
 def main(argv=None):
