@@ -264,3 +264,37 @@ def test_replay_pgn_writes_the_games_back_in_our_san(tmp_path):
     assert "1. f3 e5 2. g4 Qh4# 0-1" in result.stdout
     assert '[Variant "Chess960"]' in result.stdout and "1. g3 g6 *" in result.stdout
     assert "1. e4 e5 *" in result.stdout
+
+
+@pytest.mark.parametrize("runtime", RUNTIMES)
+def test_startpos_and_perft_take_every_rule_set(runtime):
+    """startpos --rules in each rule set's own numbering; perft --rules counts
+    by its rules: Chess480's castlings and LRS's missing ones, by hand."""
+    for args, expected in (
+            (["--rules", "shuffle", "8"], "8 RNBQKBNR rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/"
+                                         "RNBQKBNR w KQkq - 0 1"),
+            (["--rules", "double960", "0", "959"], "0/959 BBQNNRKR/RKRNNQBB rkrnnqbb/pppppppp/"
+                                                   "8/8/8/8/PPPPPPPP/BBQNNRKR w KQkq - 0 1"),
+            (["--rules", "transcendental", "0"], "0 BBKNNQRR bbknnqrr/pppppppp/8/8/8/8/"
+                                                 "PPPPPPPP/BBKNNQRR w - - 0 1"),
+            (["--rules", "lrs", "4398"], "4398 RNBQKBNR rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/"
+                                         "RNBQKBNR w - - 0 1"),
+            (["--rules", "chess480", "959"], "959 RKRNNQBB rkrnnqbb/pppppppp/8/8/8/8/PPPPPPPP/"
+                                             "RKRNNQBB w KQkq - 0 1"),
+            (["--rules", "classical", "518"], "518 RNBQKBNR rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/"
+                                              "RNBQKBNR w KQkq - 0 1")):
+        assert last_line(micro960(["startpos"] + args, runtime)) == expected, args
+    bad = micro960(["startpos", "--rules", "shuffle", "549"], runtime)
+    assert bad.returncode == 1 and "shuffle set-ups run from 0 to 17" in bad.stderr
+    # King b1 and rooks a1, h1: 4 king steps, 19 rook moves and two castlings
+    # (the swap with a1, and Kd1 Rc1), which are the king's only ways to a1 and d1.
+    corner = "4k3/8/8/8/8/8/8/RK5R w KQ - 0 1"
+    assert last_line(micro960(["perft", "--rules", "chess480", corner, "1"], runtime)) == "25"
+    assert last_line(micro960(["perft", "--rules", "chess960", corner, "1"], runtime)) == "25"
+    divide = micro960(["perft", "--rules", "chess480", corner, "1", "--divide"], runtime).stdout
+    assert "b1a1: 1" in divide and "b1h1: 1" in divide
+    # Black: 5 king steps, 10 + 9 rook moves, d3: 25 in LRS; Chess960 adds
+    # the two castlings and dxe3 en passant.
+    fen = "r3k2r/8/8/8/3pP3/8/8/R3K2R b KQkq e3 0 1"
+    assert last_line(micro960(["perft", "--rules", "lrs", fen, "1"], runtime)) == "25"
+    assert last_line(micro960(["perft", fen, "1"], runtime)) == "28"

@@ -206,8 +206,17 @@ def test_each_rule_set_on_the_sensor_board(runtime, tmp_path):
     script.write_text("lift e2\nplace e4\n")
     out = run_sim(script, ["--rules", "double960", "--sp", "3 900"], runtime)
     assert "fen rbbkqrnn/pppppppp/8/8/4P3/8/PPPP1PPP/BQNNRKRB b KQkq - 0 1" in out, out
-    out = run_sim(script, ["--rules", "lrs", "--sp", "RNBQKBNR"], runtime)
-    assert "fen rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b - - 0 1" in out, out
+    for args, fen in (
+            (["--rules", "lrs", "--sp", "RNBQKBNR"],
+             "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b - - 0 1"),
+            (["--rules", "shuffle", "--sp", "8"],
+             "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"),
+            (["--rules", "classical"],
+             "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"),
+            (["--rules", "transcendental", "--sp", "0 2879"],
+             "rrqnnkbb/pppppppp/8/8/4P3/8/PPPP1PPP/BBKNNQRR b - - 0 1")):
+        out = run_sim(script, args, runtime)
+        assert "fen " + fen in out, (args, out)
 
 
 @pytest.mark.parametrize("runtime", ("cpython", "micropython"))

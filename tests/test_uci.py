@@ -722,3 +722,21 @@ def test_time_is_never_exceeded_over_a_20_game_match():
     print("%d games in %.0f s" % (GAMES, elapsed))
     print("\n".join(report))
     assert all(lowest >= 0 for (lowest, _), _, _ in games), "\n".join(report)
+
+
+@pytest.mark.parametrize("variant", ("chess960", "classical", "double960", "shuffle",
+                                     "chess480", "transcendental", "lrs"))
+def test_every_uci_variant_plays_from_its_own_set_up(raw, variant):
+    from micro960.rules import Rules
+    from micro960.startpos import setup_fen
+    rules = Rules(variant)
+    numbers = (518,) if variant == "classical" else (5, 900) if rules.two_ranks else (8,)
+    fen = setup_fen(rules, *numbers)
+    raw.send("setoption name UCI_Chess960 value true")
+    raw.send("setoption name UCI_Variant value " + variant)
+    raw.send("position fen %s moves e2e4" % fen)
+    raw.send("go depth 2")
+    move = raw.expect("bestmove")[1].split()[1]
+    board = chess.Board(fen, chess960=True)
+    board.push_uci("e2e4")
+    assert chess.Move.from_uci(move) in board.legal_moves, (variant, move)

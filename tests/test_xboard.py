@@ -241,3 +241,13 @@ def test_each_variant_plays_by_its_rules(raw):
         answers = [text for text in lines if not text.startswith("pong")]
         assert len(answers) == len(said) and all(
             text.startswith(start) for text, start in zip(answers, said)), (variant, lines)
+
+
+def test_double960_over_xboard(raw):
+    fen = "rbbkqrnn/pppppppp/8/8/8/8/PPPPPPPP/BQNNRKRB w KQkq - 0 1"  # SP 3 / SP 900
+    for command in ("new", "variant double960", "setboard " + fen, "sd 2", "usermove e2e4"):
+        raw.send(command)
+    move = raw.expect("move ")[1].split()[1]
+    board = chess.Board(fen, chess960=True)
+    board.push_uci("e2e4")
+    assert board.parse_xboard(move) in board.legal_moves

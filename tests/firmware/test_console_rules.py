@@ -118,3 +118,28 @@ def test_the_engine_places_its_own_pieces_and_each_side_its_own_rank():
     assert sum(line.startswith("micro960 places its ") for line in said) == 8
     fields = c.game.start_fen.split("/")
     assert fields[0].islower() and fields[7].split()[0].isupper()
+
+
+def test_every_rule_set_starts_announces_and_plays_on_the_console():
+    from micro960.rules import NAMES
+    for name in NAMES:
+        c, said = console(name)
+        c.handle("rules " + name)
+        assert said[0].startswith("Rules: %s. Start position " % name), said[0]
+        assert ("SP " in said[0]) == (name in ("chess960", "classical", "double960", "chess480")) \
+            or "set-up " in said[0], said[0]
+        c.handle("e4")
+        assert len(c.game.moves) == 1, (name, said[-3:])
+        c.handle("pgn")
+        tag = {"classical": None, "chess960": "Chess960", "double960": "Double960",
+               "shuffle": "Shuffle", "chess480": "Chess480", "transcendental": "Transcendental",
+               "lrs": "LRS"}[name]
+        assert ('[Variant "%s"]' % tag in said[-1]) if tag else "Variant" not in said[-1]
+
+
+def test_chess480_castles_on_the_console():
+    c, said = console("chess480")
+    c.handle("new fen rk5r/pppppppp/8/8/8/8/PPPPPPPP/RK5R w KQkq - 0 1")
+    c.handle("O-O-O")  # the king beside its rook in the corner: they swap
+    c.handle("O-O")  # Kb8-d8, Rh8-c8
+    assert c.game.pos.fen().split()[0] == "r1rk4/pppppppp/8/8/8/8/PPPPPPPP/KR5R", said[-3:]
