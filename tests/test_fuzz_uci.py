@@ -23,8 +23,10 @@ DEFAULT_BUDGET = 1.0  # what go searches when it has no usable limit
 GARBAGE = st.sampled_from(["", "garbage", "position", "position fen", "uci x",
                            "setoption", "setoption name", "debug on", "register later",
                            "\x01\x02", "\u2658f3", "stop", "ponderhit"])
-ODD_NUMBERS = st.one_of(st.integers(-1000, 40),
-                        st.sampled_from(["x", "1e3", "", "-0", "99999999999"]))
+ODD_STRINGS = st.sampled_from(["x", "1e3", "", "-0", "99999999999"])
+ODD_NUMBERS = st.one_of(st.integers(-1000, 40), ODD_STRINGS)
+# Depths and mates stay small: `go depth 40` is finite, but not within a test's wait.
+ODD_DEPTHS = st.one_of(st.integers(-1000, 4), ODD_STRINGS)
 BAD_MOVES = ["e2e5", "a1a1", "zz", "e7e8k", "0000", "e2e4e", "h9h1", "e1c3"]
 
 
@@ -58,7 +60,7 @@ def go_command(draw):
     form = draw(st.integers(0, 8))
     number = draw(ODD_NUMBERS)
     if form == 0:
-        return "go depth %s" % draw(st.one_of(st.integers(-5, 3), ODD_NUMBERS)), None
+        return "go depth %s" % draw(st.one_of(st.integers(-5, 3), ODD_DEPTHS)), None
     if form == 1:
         return "go nodes %s" % draw(st.one_of(st.integers(-3, 2000), ODD_NUMBERS)), None
     if form == 2:
@@ -74,7 +76,7 @@ def go_command(draw):
     if form == 4:
         return "go %s %s" % (draw(st.sampled_from(["wtime", "btime"])), number), None
     if form == 5:
-        return "go mate %s" % draw(st.one_of(st.integers(-1, 2), ODD_NUMBERS)), None
+        return "go mate %s" % draw(st.one_of(st.integers(-1000, 2), ODD_STRINGS)), None
     if form == 6:
         return "go infinite", "stop"
     if form == 7:
