@@ -14,7 +14,9 @@ STAMP := $(VENV)/requirements.stamp
 
 FUZZ ?= 2000
 
-setup: $(STAMP)
+NODE_STAMP := host_tools/pico/node_modules/.package-lock.json
+
+setup: $(STAMP) $(NODE_STAMP)
 
 $(STAMP): requirements.txt pyproject.toml
 	test -x $(VENV)/bin/python || $(PYTHON) -m venv $(VENV)
@@ -22,13 +24,21 @@ $(STAMP): requirements.txt pyproject.toml
 	$(VENV)/bin/python -m pip install --quiet -e .
 	touch $@
 
+# The RP2040 emulator for the emulated-Pico tests (tests/test_pico.py) and
+# `micro960 bench --pico`; without Node.js and npm those skip, saying why.
+$(NODE_STAMP): host_tools/pico/package.json host_tools/pico/package-lock.json
+	@if command -v npm >/dev/null; then \
+		npm ci --prefix host_tools/pico --no-audit --no-fund --silent || \
+		echo "make: npm ci failed; the emulated-Pico tests will skip"; \
+	else echo "make: no npm (apt install nodejs npm); the emulated-Pico tests will skip"; fi
+
 play: $(STAMP)
 	$(VENV)/bin/micro960 play $(ARGS)
 
-test: $(STAMP)
+test: $(STAMP) $(NODE_STAMP)
 	$(VENV)/bin/python -m pytest -q tests
 
-fuzz: $(STAMP)
+fuzz: $(STAMP) $(NODE_STAMP)
 	MICRO960_FUZZ_EXAMPLES=$(FUZZ) $(VENV)/bin/python -m pytest -q tests -k fuzz
 
 bench: $(STAMP)

@@ -70,9 +70,10 @@ def build_parser():
                                 description="Benchmarks on CPython and the MicroPython unix port.")
     bench.add_argument("--perft", action="store_true",
                        help="perft speed of micro960 on both runtimes and of python-chess")
-    bench.add_argument("--clock", action="store_true",
-                       help="time from go to bestmove at a Pico's node rate (the unix port "
-                            "under valgrind's lackey) against the time given")
+    bench.add_argument("--pico", action="store_true",
+                       help="the search and perft benchmarks, free heap and go movetime on "
+                            "an emulated Pico, timed by its own clock (needs ../shared/pico, "
+                            "Node.js and rp2040js)")
     bench.add_argument("--repeat", type=int, default=3, help="runs per case; the best counts")
     bench.add_argument("--depth", type=int, default=5,
                        help="search depth (default 5); with --perft-suite, the perft depth")
@@ -141,9 +142,9 @@ def bench(args):
     from . import bench as benchmarks
     if args.perft:
         return benchmarks.bench_perft(repeat=max(1, args.repeat), heap=args.heap or "64K")
-    if args.clock:
-        from . import pico_clock
-        return pico_clock.run(heap=args.heap or "192K")
+    if args.pico:
+        from . import pico_bench
+        return pico_bench.run(args.depth)
     if args.perft_suite:
         return benchmarks.perft_suite(args.depth, args.runtime, args.heap or "64K",
                                       max(1, args.every))

@@ -28,10 +28,10 @@ MAX_PLY = const(32)
 MATE_BOUND = const(29000)  # scores beyond this are mates
 # The clock, the node limit and the input are looked at every 16 nodes
 # (nodes & CHECK_MASK == 0; quiescence.py keeps the same). A Pico searches
-# about 1,000 nodes a second, so that is every 15 ms or so, within the
-# default Move Overhead of 30 ms. At every 64 nodes, `go movetime 100` took
-# up to 128 ms at that node rate (the unix port under valgrind's lackey).
-# It costs the unix port about 1% of its UCI speed.
+# about 1,300 nodes a second (`micro960 bench --pico`, the emulated board's
+# own clock), so that is every 12 ms or so, within the default Move Overhead
+# of 30 ms: there `go movetime 500` answers after 473 ms. It costs the unix
+# port about 1% of its UCI speed.
 CHECK_MASK = const(15)
 # Position.state's fields, move flags and ordering scores, as this module's
 # own constants: MicroPython inlines them, where an imported name is looked up

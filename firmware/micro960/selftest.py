@@ -5,11 +5,14 @@
     >>> from micro960 import selftest
     >>> summary = selftest.run()
     micropython 1.28.0 on Raspberry Pi Pico with RP2040 (board: Raspberry Pi Pico)
-    free heap 221312 bytes
-    perft startpos depth 3: 8902 ok (1130 ms)
+    free heap 227232 bytes
+    perft startpos depth 3: 8902 ok (753 ms)
     ...
-    search 1 s: depth 4, 1234 nodes, 160 nodes/s, best move e2e4
+    search 1 s: depth 4, 1058 nodes, 1080 nodes/s, best move e2e4
     self-test passed
+
+(as it ran on the emulated Pico, tests/test_pico.py: a real board, with its
+flash-cache stalls, is somewhat slower.)
 
 The last line is `self-test passed` or `FAILED: ...` with every check that
 failed; run() also returns those facts as a dict.

@@ -1,0 +1,90 @@
+// An emulated Raspberry Pi Pico running a MicroPython .uf2, its USB serial
+// port on this process's stdin and stdout.
+//   node pico.mjs FIRMWARE.uf2 BOOTROM.bin [LITTLEFS.img]
+import { readFileSync } from 'fs';
+import { BasePeripheral, ConsoleLogger, LogLevel, Simulator, USBCDC } from 'rp2040js';
+
+const [uf2Path, bootromPath, fsPath] = process.argv.slice(2);
+const FS_OFFSET = 0xa0000; // where RPI_PICO's MicroPython keeps littlefs
+const FLASH_START = 0x10000000;
+
+const simulator = new Simulator();
+const mcu = simulator.rp2040;
+mcu.logger = new ConsoleLogger(LogLevel.Error);
+// VREG_AND_CHIP_RESET is not emulated: its reads give all ones, and the boot
+// ROM takes CHIP_RESET's PSM_RESTART_FLAG for a debugger's rescue and halts.
+// Registers that read as last written (0 at power-on) let it boot.
+class Registers extends BasePeripheral {
+  constructor(rp2040, name) {
+    super(rp2040, name);
+    this.values = {};
+  }
+  readUint32(offset) {
+    return this.values[offset] || 0;
+  }
+  writeUint32(offset, value) {
+    this.values[offset] = value;
+  }
+}
+mcu.peripherals[0x40064] = new Registers(mcu, 'VREG_AND_CHIP_RESET_BASE');
+const rom = readFileSync(bootromPath);
+mcu.loadBootrom(new Uint32Array(rom.buffer, rom.byteOffset, rom.length / 4));
+// UF2: 512-byte blocks, each a target address (offset 12), a payload size
+// (offset 16) and the payload (from offset 32).
+const uf2 = readFileSync(uf2Path);
+for (let at = 0; at + 512 <= uf2.length; at += 512) {
+  const address = uf2.readUInt32LE(at + 12);
+  const size = uf2.readUInt32LE(at + 16);
+  mcu.flash.set(uf2.subarray(at + 32, at + 32 + size), address - FLASH_START);
+}
+if (fsPath) {
+  mcu.flash.set(readFileSync(fsPath), FS_OFFSET);
+}
+
+// The host side of the USB serial port. rp2040js's USBCDC answers the
+// device's request for data at once, empty if it has none, which interrupts
+// the firmware some 100,000 times a second: a request is held here until
+// there is data, as a real host holds it (NAK). Bytes wait in `waiting`.
+const cdc = new USBCDC(mcu.usbCtrl);
+const waiting = [];
+const held = {}; // endpoint -> size of a read request with no data for it yet
+const usb = mcu.usbCtrl;
+const cdcRead = usb.onEndpointRead;
+let connected = false;
+const feed = () => {
+  const endpoint = cdc.outEndpoint;
+  if (process.env.PICO_DEBUG) process.stderr.write('feed ' + endpoint + ' ' + JSON.stringify(held) + ' ' + waiting.length + ' ' + connected + '\n');
+  if (!connected || !waiting.length || held[endpoint] === undefined) return;
+  const buffer = new Uint8Array(Math.min(held[endpoint], waiting.length));
+  for (let i = 0; i < buffer.length; i++) buffer[i] = waiting.shift();
+  delete held[endpoint];
+  usb.endpointReadDone(endpoint, buffer);
+};
+usb.onEndpointRead = (endpoint, size) => {
+  if (endpoint === 0) {
+    cdcRead(endpoint, size);
+  } else {
+    held[endpoint] = size;
+    feed();
+  }
+};
+cdc.onDeviceConnected = () => {
+  if (process.env.PICO_DEBUG) process.stderr.write('desc ' + cdc.descriptorsSize + ' ' + JSON.stringify(cdc.descriptors) + '\n');
+  connected = true;
+  feed();
+};
+cdc.onSerialData = (buffer) => process.stdout.write(Buffer.from(buffer));
+process.stdin.on('data', (data) => {
+  for (const byte of data) waiting.push(byte);
+  feed();
+});
+process.stdin.on('end', () => {
+  // Let the device finish what it was told, then stop.
+  setTimeout(() => process.exit(0), 200);
+});
+
+
+// Start at boot2 in flash, as the boot ROM would after checking it (its
+// flash reads through the SSI are not emulated).
+mcu.core.PC = FLASH_START;
+simulator.execute();

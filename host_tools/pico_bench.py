@@ -1,0 +1,91 @@
+"""`micro960 bench --pico`: the benchmarks on the emulated Pico, timed by its own clock.
+
+The firmware runs on stock MicroPython on rp2040js (host_tools/emulator.py),
+and every time is `time.ticks_ms()` on the emulated 125 MHz clock, not this
+machine's. It prints:
+
+- the search benchmark (micro960/bench.py at --depth): nodes, nodes/s, the
+  peak heap and the deepest C stack, with the node signature `bench` gives;
+- perft from the start position to depth 4: leaves/s;
+- the free heap with each mode loaded on a fresh board;
+- how long `go movetime N` takes from the go line to `bestmove`.
+
+The emulator has no flash-cache (XIP) stalls, so a real Pico is somewhat slower.
+"""
+from . import emulator
+
+MODES = (("uci", "from micro960.uci import Uci; engine = Uci(None)"),
+         ("console", "from micro960.console import Console; engine = Console()"),
+         ("xboard", "from micro960.xboard import XBoard; engine = XBoard(None)"))
+MOVETIMES = (100, 500, 1000, 2000)
+# A UCI engine fed lines from the prompt and timed there: the go line is read,
+# searched and answered on the device's clock.
+TIMED_GO = """
+import time
+from micro960.uci import Uci
+class Lines:
+    limit = 2000
+    def poll(self): return None
+    def readline(self): return None
+said = []
+engine = Uci(Lines(), out=said.append)
+engine.handle("position startpos moves e2e4 e7e5")
+for ms in %r:
+    start = time.ticks_ms()
+    engine.handle("go movetime %%d" %% ms)
+    print("movetime", ms, time.ticks_diff(time.ticks_ms(), start), said[-1])
+"""
+
+
+def at_prompt(pico):
+    """Stop main.py (Ctrl-C): the MicroPython prompt."""
+    pico.read_until("micro960 on ")
+    pico.send("\x03", end="")
+    pico.read_until('Type "help()" for more information.')
+
+
+def run_code(pico, code, timeout=1800):
+    """Run `code` (lines) at the prompt in paste mode; the lines it printed."""
+    pico.send("\x05", end="")  # paste mode: the lines go in as one block
+    for line in code.strip("\n").split("\n"):
+        pico.send(line, end="\r")
+    pico.send("print('<done>')", end="\r")
+    pico.send("\x04", end="")
+    said = pico.read_until(lambda line: line.strip() == "<done>", timeout)
+    return [line for line in said if not line.startswith("===")]
+
+
+def run(depth=5, perft_depth=4, movetimes=MOVETIMES, out=print):
+    reason = emulator.missing()
+    if reason:
+        out("micro960 bench --pico: %s" % reason)
+        return 1
+    out("The emulated Pico (rp2040js, stock MicroPython 1.28), timed by its own clock. "
+        "The emulator has no flash-cache stalls, so a real Pico is somewhat slower.")
+    with emulator.EmulatedPico() as pico:
+        at_prompt(pico)
+        for line in run_code(pico, "from micro960 import bench\nbench.run(%d)" % depth):
+            if line.startswith(("position", "total")):
+                out("search " + line)
+        perft = ("from micro960 import movegen, position, compat\n"
+                 "pos = position.Position()\nbuf = movegen.move_buffer(256 * 5)\n"
+                 "start = compat.ticks_ms()\nn = movegen.perft(pos, %d, buf)\n"
+                 "ms = compat.ticks_diff(compat.ticks_ms(), start)\n"
+                 "print('perft startpos depth %d: %%d leaves in %%d ms, %%d leaves/s' %% "
+                 "(n, ms, n * 1000 // max(1, ms)))" % (perft_depth, perft_depth))
+        for line in run_code(pico, perft):
+            if line.startswith("perft"):
+                out(line)
+        for line in run_code(pico, TIMED_GO % (tuple(movetimes),)):
+            if line.startswith("movetime"):
+                words = line.split()
+                out("go movetime %s: bestmove after %s ms (%s)" % (words[1], words[2],
+                                                                   " ".join(words[3:5])))
+    for mode, code in MODES:
+        with emulator.EmulatedPico() as pico:
+            at_prompt(pico)
+            said = run_code(pico, code + "\nimport gc\ngc.collect()\n"
+                                         "print('free', gc.mem_free())")
+            free = [line for line in said if line.startswith("free ")]
+            out("free heap with the %s loaded: %s bytes" % (mode, free[-1].split()[1]))
+    return 0

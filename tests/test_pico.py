@@ -1,0 +1,131 @@
+"""The real firmware on an emulated Pico (host_tools/emulator.py): stock
+MicroPython 1.28 for the RP2040 on rp2040js, booting the bundle `micro960
+flash` would copy, talked to over its emulated USB serial port.
+
+Skipped, with the reason, where ../shared/pico, Node.js or rp2040js is
+missing (.ci/run installs Node.js, and `make setup` rp2040js). Times are the
+device's own (`time.ticks_ms()` on the emulated 125 MHz clock).
+"""
+import re
+import time
+
+import chess
+import pytest
+
+from host_tools import emulator
+
+pytestmark = pytest.mark.skipif(emulator.missing() is not None,
+                                reason=str(emulator.missing()))
+BANNER = "micro960 on Raspberry Pi Pico: press Enter to play, or send uci or xboard."
+
+
+@pytest.fixture
+def pico():
+    board = emulator.EmulatedPico()
+    board.read_until(BANNER)
+    yield board
+    board.close()
+
+
+def repl(pico, code):
+    """Stop main.py (Ctrl-C) and run `code` at the MicroPython prompt; its lines."""
+    if not getattr(pico, "at_prompt", False):
+        pico.send("\x03", end="")
+        pico.read_until('Type "help()" for more information.')
+        pico.at_prompt = True
+    pico.send("%s; print('<done>')" % code)
+    return pico.read_until(lambda line: line.endswith("<done>") and "print(" not in line)
+
+
+def free_heap(pico):
+    said = repl(pico, "import gc; gc.collect(); print('free', gc.mem_free())")
+    return int([line for line in said if line.startswith("free ")][-1].split()[1])
+
+
+def test_the_self_test_passes_on_the_device(pico):
+    said = repl(pico, "from micro960 import selftest; selftest.run()")
+    assert "self-test passed" in said, said
+    assert any(line.startswith("perft startpos depth 3: 8902 ok") for line in said), said
+
+
+def test_a_console_game_with_castling(pico):
+    pico.send("")  # Enter: the console
+    pico.read_until("White to move")
+    for line in ("both", "new 518", "e4", "e5", "Nf3", "Nc6", "Bc4", "Bc5", "O-O", "fen"):
+        pico.send(line)
+    said = pico.read_until(lambda text: text.count("/") == 7 and " b " in text)
+    assert said[-1].startswith(
+        "r1bqk1nr/pppp1ppp/2n5/2b1p3/2B1P3/5N2/PPPP1PPP/RNBQ1RK1 b kq"), said[-12:]
+    assert "Last move: 4. O-O" in said and not any(line.startswith("error") for line in said)
+
+
+def test_uci_on_the_device(pico):
+    pico.send("uci")
+    assert pico.read_until("uciok")[0].startswith("id name micro960")
+    board = chess.Board.from_chess960_pos(399)
+    for san in ("f3", "Nb6", "Be3", "Ne6", "O-O", "O-O-O"):
+        board.push_san(san)
+    moves = " ".join(move.uci() for move in board.move_stack)
+    pico.send("setoption name UCI_Chess960 value true")
+    pico.send("position fen %s moves %s" % (chess.Board.from_chess960_pos(399).fen(), moves))
+    for go in ("go depth 2", "go nodes 300", "go movetime 500", "go wtime 2000 btime 2000",
+               "go wtime 60000 btime 60000 winc 100 binc 100 movestogo 40", "go mate 1"):
+        pico.send(go)
+        move = pico.read_until("bestmove")[-1].split()[1]
+        assert chess.Move.from_uci(move) in board.legal_moves, (go, move)
+
+
+def test_stop_and_isready_during_a_search(pico):
+    pico.send("uci")
+    pico.read_until("uciok")
+    pico.send("position startpos")
+    pico.send("go infinite")
+    pico.read_until(lambda line: line.startswith("info depth 3"))
+    pico.send("isready")
+    said = pico.read_until(lambda line: line == "readyok")
+    assert not any(line.startswith("bestmove") for line in said)
+    pico.send("stop")
+    move = pico.read_until("bestmove")[-1].split()[1]
+    assert chess.Move.from_uci(move) in chess.Board().legal_moves
+
+
+def test_xboard_on_the_device(pico):
+    pico.send("xboard")
+    pico.send("protover 2")
+    assert "done=1" in pico.read_until("feature")[-1]
+    for line in ("new", "sd 2", "usermove e2e4"):
+        pico.send(line)
+    move = pico.read_until("move ")[-1].split()[1]
+    board = chess.Board()
+    board.push_uci("e2e4")
+    assert chess.Move.from_uci(move) in board.legal_moves
+
+
+@pytest.mark.parametrize("mode, code", (
+    ("uci", "from micro960.uci import Uci; engine = Uci(None)"),
+    ("console", "from micro960.console import Console; engine = Console()"),
+    ("xboard", "from micro960.xboard import XBoard; engine = XBoard(None)")))
+def test_free_heap_with_each_mode_loaded(pico, capsys, mode, code):
+    """What each mode leaves free of the device's heap, as main.py starts it
+    on a fresh board (printed, for the notes)."""
+    said = repl(pico, code + "; import gc; gc.collect(); print('free', gc.mem_free())")
+    free = int([line for line in said if line.startswith("free ")][-1].split()[1])
+    with capsys.disabled():
+        print("\nfree heap on the emulated Pico with the %s loaded: %d bytes" % (mode, free))
+    assert free > 60000, (mode, free)
+
+
+def test_bench_pico_measures_on_the_device():
+    """`micro960 bench --pico` runs and measures (the figures belong in the
+    benchmark, not here: only that each is there and makes sense)."""
+    from host_tools import pico_bench
+    said = []
+    assert pico_bench.run(depth=2, perft_depth=2, movetimes=(300,), out=said.append) == 0
+    text = "\n".join(said)
+    total = re.search(r"search total nodes (\d+) ms (\d+) nps (\d+) heap (\d+) stack (\d+)", text)
+    assert total and int(total.group(1)) > 0 and int(total.group(5)) > 0, text
+    assert "perft startpos depth 2: 400 leaves" in text, text
+    go = re.search(r"go movetime 300: bestmove after (\d+) ms", text)
+    assert go and 200 <= int(go.group(1)) <= 400, text
+    assert len(re.findall(r"free heap with the \w+ loaded: \d+ bytes", text)) == 3, text
+    assert "no flash-cache stalls" in text
