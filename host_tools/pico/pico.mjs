@@ -2,7 +2,7 @@
 // port on this process's stdin and stdout.
 //   node pico.mjs FIRMWARE.uf2 BOOTROM.bin [LITTLEFS.img]
 import { readFileSync } from 'fs';
-import { BasePeripheral, ConsoleLogger, LogLevel, Simulator, USBCDC } from 'rp2040js';
+import { ConsoleLogger, LogLevel, Simulator, USBCDC } from 'rp2040js';
 
 const [uf2Path, bootromPath, fsPath] = process.argv.slice(2);
 const FS_OFFSET = 0xa0000; // where RPI_PICO's MicroPython keeps littlefs
@@ -11,22 +11,6 @@ const FLASH_START = 0x10000000;
 const simulator = new Simulator();
 const mcu = simulator.rp2040;
 mcu.logger = new ConsoleLogger(LogLevel.Error);
-// VREG_AND_CHIP_RESET is not emulated: its reads give all ones, and the boot
-// ROM takes CHIP_RESET's PSM_RESTART_FLAG for a debugger's rescue and halts.
-// Registers that read as last written (0 at power-on) let it boot.
-class Registers extends BasePeripheral {
-  constructor(rp2040, name) {
-    super(rp2040, name);
-    this.values = {};
-  }
-  readUint32(offset) {
-    return this.values[offset] || 0;
-  }
-  writeUint32(offset, value) {
-    this.values[offset] = value;
-  }
-}
-mcu.peripherals[0x40064] = new Registers(mcu, 'VREG_AND_CHIP_RESET_BASE');
 const rom = readFileSync(bootromPath);
 mcu.loadBootrom(new Uint32Array(rom.buffer, rom.byteOffset, rom.length / 4));
 // UF2: 512-byte blocks, each a target address (offset 12), a payload size
@@ -53,7 +37,6 @@ const cdcRead = usb.onEndpointRead;
 let connected = false;
 const feed = () => {
   const endpoint = cdc.outEndpoint;
-  if (process.env.PICO_DEBUG) process.stderr.write('feed ' + endpoint + ' ' + JSON.stringify(held) + ' ' + waiting.length + ' ' + connected + '\n');
   if (!connected || !waiting.length || held[endpoint] === undefined) return;
   const buffer = new Uint8Array(Math.min(held[endpoint], waiting.length));
   for (let i = 0; i < buffer.length; i++) buffer[i] = waiting.shift();
@@ -69,7 +52,6 @@ usb.onEndpointRead = (endpoint, size) => {
   }
 };
 cdc.onDeviceConnected = () => {
-  if (process.env.PICO_DEBUG) process.stderr.write('desc ' + cdc.descriptorsSize + ' ' + JSON.stringify(cdc.descriptors) + '\n');
   connected = true;
   feed();
 };
@@ -83,8 +65,8 @@ process.stdin.on('end', () => {
   setTimeout(() => process.exit(0), 200);
 });
 
-
 // Start at boot2 in flash, as the boot ROM would after checking it (its
 // flash reads through the SSI are not emulated).
 mcu.core.PC = FLASH_START;
 simulator.execute();
+
