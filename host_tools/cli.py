@@ -74,6 +74,9 @@ def build_parser():
                        help="the search and perft benchmarks, free heap and go movetime on "
                             "an emulated Pico, timed by its own clock (needs ../shared/pico, "
                             "Node.js and rp2040js)")
+    bench.add_argument("--pico-game", action="store_true",
+                       help="a whole console game on an emulated Pico, the engine on both "
+                            "sides; the free heap after every move")
     bench.add_argument("--repeat", type=int, default=3, help="runs per case; the best counts")
     bench.add_argument("--depth", type=int, default=5,
                        help="search depth (default 5); with --perft-suite, the perft depth")
@@ -142,6 +145,9 @@ def bench(args):
     from . import bench as benchmarks
     if args.perft:
         return benchmarks.bench_perft(repeat=max(1, args.repeat), heap=args.heap or "64K")
+    if args.pico_game:
+        from . import pico_game
+        return pico_game.run()
     if args.pico:
         from . import pico_bench
         return pico_bench.run(args.depth)

@@ -48,13 +48,17 @@ def engine(runtime):
 class RawEngine:
     """The engine on plain pipes, each line of its output timestamped."""
 
-    def __init__(self, runtime):
-        self.process = subprocess.Popen(command(runtime), cwd=REPO, stdin=subprocess.PIPE,
-                                        stdout=subprocess.PIPE, text=True, bufsize=1)
+    def __init__(self, runtime, argv=None, hello=(("uci",), "uciok")):
+        """argv: the engine's command (micro960 uci on `runtime`); hello: the
+        lines that start it and the start of its answer."""
+        self.process = subprocess.Popen(argv or command(runtime), cwd=REPO,
+                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                        text=True, bufsize=1)
         self.lines = queue.Queue()
         threading.Thread(target=self._read, daemon=True).start()
-        self.send("uci")
-        self.expect("uciok")
+        for line in hello[0]:
+            self.send(line)
+        self.expect(hello[1])
 
     def _read(self):
         for line in self.process.stdout:

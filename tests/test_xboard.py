@@ -40,15 +40,7 @@ def engine(runtime):
 
 class RawXBoard(RawEngine):
     def __init__(self, runtime):
-        self.process = subprocess.Popen(command(runtime), cwd=REPO, stdin=subprocess.PIPE,
-                                        stdout=subprocess.PIPE, text=True, bufsize=1)
-        import queue
-        import threading
-        self.lines = queue.Queue()
-        threading.Thread(target=self._read, daemon=True).start()
-        self.send("xboard")
-        self.send("protover 2")
-        self.expect("feature")
+        RawEngine.__init__(self, runtime, command(runtime), (("xboard", "protover 2"), "feature"))
 
     def ask(self, line, prefix, timeout=10):
         self.send(line)
@@ -206,7 +198,6 @@ def test_draw_offers_easy_hard_memory_and_result(raw):
     assert raw.ask("ping 5", "pong") == "pong 5"
 
 
-@pytest.mark.parametrize("runtime", ("cpython",))
 def test_a_match_against_stockfish_over_xboard(runtime, tmp_path):
     stockfish = "/usr/games/stockfish"
     if not Path(stockfish).exists():
