@@ -155,8 +155,15 @@ def board_for_machine(machine):
 
 # ------------------------------------------------------------------- bundle
 
+# Modules a board never loads: CPython's stand-ins, the PC's threaded input,
+# the sensor-board simulator and `micro960 play`'s command line.
+PC_ONLY = ("cpython", "threadedlines", "eboard_sim", "play")
+
+
 def firmware_sources():
-    return sorted((runtime.FIRMWARE / "micro960").glob("*.py"))
+    """The firmware files a board gets (flash bundle and package.json)."""
+    return sorted(path for path in (runtime.FIRMWARE / "micro960").glob("*.py")
+                  if path.stem not in PC_ONLY)
 
 
 def bundle_paths():

@@ -320,3 +320,11 @@ def test_flash_reports_a_port_it_cannot_open(device, capsys):
     assert flash.main(["--port", "/dev/nothing"]) == 1
     err = capsys.readouterr().err
     assert "failed to access /dev/nothing" in err and "Traceback" not in err
+
+
+def test_the_bundle_carries_only_what_a_board_loads():
+    paths = flash.bundle_paths()
+    for module in ("cpython", "threadedlines", "eboard_sim", "play"):
+        assert "lib/micro960/%s.mpy" % module not in paths, module
+    for module in ("console", "uci", "xboard", "sensorboard", "selftest", "setup"):
+        assert "lib/micro960/%s.mpy" % module in paths, module
