@@ -300,7 +300,6 @@ class Console:
         fen = None
         numbers = ()
         word = args[0].lower() if args else "random"
-        self.setup = None  # any new game ends a set-up phase
         if word == "setup" and len(args) == 1:
             from .console_setup import SetUpPhase  # loaded only when asked for
             self.setup = SetUpPhase(self, rules)
@@ -318,7 +317,7 @@ class Console:
             numbers = setup_numbers(rules, args)
         game = Game(rules, fen, *numbers)  # raises before the old game is touched
         self.game = game
-        self.draw_offer = None
+        self.draw_offer = self.setup = None  # a new game ends a set-up phase
         self.out("New %s game. %s" % (rules.name, setup_text(game)))
         self.show_board()
         self.announce()
@@ -327,7 +326,7 @@ class Console:
         if len(args) != 1:
             raise ValueError("rules needs one of: " + " ".join(NAMES))
         self.game = Game(Rules(args[0].lower()))  # raises before the old game is touched
-        self.draw_offer = None
+        self.draw_offer = self.setup = None
         self.out("Rules: %s. %s" % (self.game.rules.name, setup_text(self.game)))
         self.show_board()
 

@@ -143,3 +143,15 @@ def test_chess480_castles_on_the_console():
     c.handle("O-O-O")  # the king beside its rook in the corner: they swap
     c.handle("O-O")  # Kb8-d8, Rh8-c8
     assert c.game.pos.fen().split()[0] == "r1rk4/pppppppp/8/8/8/8/PPPPPPPP/KR5R", said[-3:]
+
+
+def test_a_bad_new_leaves_a_set_up_phase_as_it_was():
+    c, said = console("chess960")
+    c.handle("new setup")
+    c.handle("c1")
+    for line in ("new 9999", "rules atomic", "new RNBQKBNX"):
+        c.handle(line)
+        assert said[-1].startswith("error"), line
+        assert c.setup and c.setup.setup.placed == [(0, 2)], line
+    c.handle("rules shuffle")  # a good one ends it
+    assert c.setup is None and c.game.rules.name == "shuffle"
