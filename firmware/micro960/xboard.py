@@ -62,6 +62,7 @@ class XBoard:
         self.clock_ms = -1  # time: the engine's clock, as XBoard last said
         self.score = None  # the engine's last score, for its side
         self.last_info = (0, 0, 0)  # depth, nodes, ms of the search running
+        self.analysed = None  # (key, plies) of the position analysed to the end
 
     # ---------------------------------------------------------------- input
 
@@ -109,8 +110,7 @@ class XBoard:
         if command == "?" and self.thinking == "move":
             return True
         if command == "." and self.thinking == "analyze":
-            depth, nodes, ms = self.last_info
-            self.out("stat01: %d %d %d 0 0" % (ms // 10, nodes, depth))
+            self.cmd_status([])
             return False
         if not command:
             return False
@@ -258,7 +258,14 @@ class XBoard:
 
     def cmd_analyze(self, args):
         self.analyzing = True
+        self.analysed = None
         self.engine_side = None
+
+    def cmd_status(self, args):
+        """`.` in analysis: time (centiseconds), nodes and depth of the search."""
+        if self.analyzing:
+            depth, nodes, ms = self.last_info
+            self.out("stat01: %d %d %d 0 0" % (ms // 10, nodes, depth))
 
     def cmd_exit(self, args):
         self.analyzing = False
@@ -309,7 +316,13 @@ class XBoard:
         if game.result() != UNDECIDED:
             return
         if self.analyzing:
-            self._search("analyze", Limits(infinite=True))
+            # Searched to the end already (a mate is found in no time): not
+            # again for every line the GUI sends, such as `.`.
+            done = (game.pos.key, len(game.moves))
+            if done != self.analysed:
+                self._search("analyze", Limits(infinite=True))
+                if not self.search.stopped:
+                    self.analysed = done
         elif self.ponder and self.engine_side == game.pos.side ^ (WHITE | BLACK):
             self._search("ponder", Limits(infinite=True))
 
@@ -375,12 +388,13 @@ COMMANDS = {
     "?": XBoard.cmd_question, "undo": XBoard.cmd_undo, "remove": XBoard.cmd_remove,
     "hint": XBoard.cmd_hint, "post": XBoard.cmd_post, "nopost": XBoard.cmd_nopost,
     "hard": XBoard.cmd_hard, "easy": XBoard.cmd_easy, "analyze": XBoard.cmd_analyze,
-    "exit": XBoard.cmd_exit, "result": XBoard.cmd_result, "draw": XBoard.cmd_draw,
+    "exit": XBoard.cmd_exit, ".": XBoard.cmd_status, "result": XBoard.cmd_result,
+    "draw": XBoard.cmd_draw,
     "memory": XBoard.cmd_memory, "ping": XBoard.cmd_ping, "quit": XBoard.cmd_quit,
 }
 # Commands that need no answer from an engine like this one.
 IGNORED = ("xboard", "accepted", "rejected", "random", "computer", "name", "rating", "ics",
-           "cores", "egtpath", "option", "bk", ".")
+           "cores", "egtpath", "option", "bk")
 
 
 def _number(text):
