@@ -5,9 +5,8 @@ and the new end index is returned, so generating allocates nothing.
 """
 from .compat import const, micropython, ptr8, ptr16, ptr32, zeros  # noqa: F401
 from .position import (
-    BISHOP_STEPS, BOTH, CASTLE, EN_PASSANT, KING_STEPS, ORTHODOX, STEPS, TO64, TO64_TO, TO120,
-    WHITE,
-    attacked, castle_to,
+    BISHOP_STEPS, BOTH, CASTLE, EN_PASSANT, KING_STEPS, STEPS, TO64, TO64_TO, TO120, WHITE,
+    attacked,
 )
 
 # position.py's values again, as constants viper code can compile in.
@@ -156,14 +155,23 @@ def castling_moves(pos, buf, n):
     king = pos.kings[us >> 4]
     if attacked(b, king, them):
         return n
-    orthodox = pos.state[ORTHODOX]
+    orthodox = pos.orthodox_castling
+    base = 21 if us == WHITE else 91
     for bit in range(4):
         if not rights & (1 << bit):
             continue
         rook = pos.rook_squares[bit]
-        both = castle_to(king, rook, us, orthodox)
-        kdst = both & 255
-        rdst = both >> 8
+        # position.castle_squares, without the tuple it would allocate.
+        step = 1 if rook > king else -1
+        if orthodox:
+            kdst = king + 2 * step
+            rdst = king + step
+            if TO64[kdst] == 255:  # king beside its rook in the corner: they swap
+                kdst = rook
+                rdst = king
+        else:
+            kdst = base + 4 + 2 * step
+            rdst = kdst - step
         lo = min(king, rook, kdst, rdst)
         hi = max(king, rook, kdst, rdst)
         blocked = False

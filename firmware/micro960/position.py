@@ -39,7 +39,7 @@ HALFMOVE = const(3)
 KEY = const(4)
 PLY = const(5)
 FULLMOVE = const(6)
-ORTHODOX = const(7)  # 1 under Chess480's orthodox castling (see castle_to)
+ORTHODOX = const(7)  # 1 under Chess480's orthodox castling (see castle_squares)
 
 # Castling-right bits, one per castling rook: white h-side, white a-side,
 # black h-side, black a-side.
@@ -118,9 +118,20 @@ def parse_square(text):
 
 
 def castle_squares(side, rook_sq, king_sq, orthodox=False):
-    """(king's, rook's) destination squares for castling with that rook."""
-    both = castle_to(king_sq, rook_sq, side, int(orthodox))
-    return both & 255, both >> 8
+    """King and rook destinations for castling with that rook: the g/f or
+    c/d files in Chess960; under orthodox castling (Chess480) the king goes
+    two squares towards the rook and the rook to the square it crossed, and
+    a king beside its rook in the corner swaps with it. (_push and _pop do
+    the same in viper code.)"""
+    if orthodox:
+        step = 1 if rook_sq > king_sq else -1
+        if TO64[king_sq + 2 * step] == 255:
+            return rook_sq, king_sq
+        return king_sq + 2 * step, king_sq + step
+    base = 21 if side == WHITE else 91
+    if rook_sq > king_sq:
+        return base + 6, base + 5
+    return base + 2, base + 3
 
 
 class Position:
@@ -376,24 +387,6 @@ def _set(pos, index, value):
 
 
 @micropython.viper
-def castle_to(king: int, rook: int, us: int, orthodox: int) -> int:
-    """Where castling puts king and rook: king's square | rook's << 8. In
-    Chess960 the g/f or c/d files; under orthodox castling (Chess480) the
-    king goes two squares towards the rook and the rook to the square it
-    crossed, and a king beside its rook in the corner swaps with it. An int,
-    not a tuple: move generation and make/unmake allocate nothing."""
-    if orthodox:
-        step = 1 if rook > king else -1
-        if int(ptr8(TO64)[king + 2 * step]) == 255:
-            return rook | (king << 8)
-        return (king + 2 * step) | ((king + step) << 8)
-    base = 21 if us == 8 else 91
-    if rook > king:
-        return (base + 6) | ((base + 5) << 8)
-    return (base + 2) | ((base + 3) << 8)
-
-
-@micropython.viper
 def _push(b: ptr8, squares: ptr8, slot: ptr8, counts: ptr8, kings: ptr8, keep: ptr8,
           state: ptr32, saved: ptr32, move: int, en_passant: int):
     """Make a move on the board, piece lists, key and state; save what pop needs."""
@@ -420,9 +413,21 @@ def _push(b: ptr8, squares: ptr8, slot: ptr8, counts: ptr8, kings: ptr8, keep: p
     piece = int(b[fr])
     if flag == 3:  # castling: king takes own rook
         rook = int(b[to])
-        both = int(castle_to(fr, to, us, state[ORTHODOX]))
-        kdst = both & 255
-        rdst = both >> 8
+        if state[ORTHODOX]:  # castle_squares(orthodox=True)
+            step = 1 if to > fr else -1
+            kdst = fr + 2 * step
+            rdst = fr + step
+            if int(to64[kdst]) == 255:
+                kdst = to
+                rdst = fr
+        else:
+            kdst = 21 if us == 8 else 91
+            if to > fr:
+                kdst += 6
+                rdst = kdst - 1
+            else:
+                kdst += 2
+                rdst = kdst + 1
         ks = int(slot[fr])
         rs = int(slot[to])
         b[fr] = 0
@@ -510,9 +515,21 @@ def _pop(b: ptr8, squares: ptr8, slot: ptr8, counts: ptr8, kings: ptr8, state: p
         state[FULLMOVE] = int(state[FULLMOVE]) - 1
     packed = int(saved[3 * ply])
     if flag == 3:
-        both = int(castle_to(fr, to, us, state[ORTHODOX]))
-        kdst = both & 255
-        rdst = both >> 8
+        if state[ORTHODOX]:  # castle_squares(orthodox=True), as in _push
+            step = 1 if to > fr else -1
+            kdst = fr + 2 * step
+            rdst = fr + step
+            if int(ptr8(TO64)[kdst]) == 255:
+                kdst = to
+                rdst = fr
+        else:
+            kdst = 21 if us == 8 else 91
+            if to > fr:
+                kdst += 6
+                rdst = kdst - 1
+            else:
+                kdst += 2
+                rdst = kdst + 1
         king = int(b[kdst])
         rook = int(b[rdst])
         ks = int(slot[kdst])
