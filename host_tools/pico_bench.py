@@ -14,9 +14,13 @@ The emulator has no flash-cache (XIP) stalls, so a real Pico is somewhat slower.
 """
 from . import emulator
 
-MODES = (("uci", "from micro960.uci import Uci; engine = Uci(None)"),
-         ("console", "from micro960.console import Console; engine = Console()"),
-         ("xboard", "from micro960.xboard import XBoard; engine = XBoard(None)"))
+# Each mode as main.py starts it, and where its search is; %s is the table's
+# size in KB (None: sized from the free heap, tt.default_kb()).
+MODES = (("uci", "from micro960.uci import Uci\nengine = Uci(None, hash_kb=%s)\nsearch = engine.search"),
+         ("console", "from micro960.console import Console\nengine = Console(hash_kb=%s)\n"
+                     "search = engine.engine"),
+         ("xboard", "from micro960.xboard import XBoard\nengine = XBoard(None, hash_kb=%s)\n"
+                    "search = engine.search"))
 MOVETIMES = (100, 500, 1000, 2000)
 # A UCI engine fed lines from the prompt and timed there: the go line is read,
 # searched and answered on the device's clock.
@@ -82,10 +86,12 @@ def run(depth=5, perft_depth=4, movetimes=MOVETIMES, out=print):
                 out("go movetime %s: bestmove after %s ms (%s)" % (words[1], words[2],
                                                                    " ".join(words[3:5])))
     for mode, code in MODES:
-        with emulator.EmulatedPico() as pico:
-            at_prompt(pico)
-            said = run_code(pico, code + "\nimport gc\ngc.collect()\n"
-                                         "print('free', gc.mem_free())")
-            free = [line for line in said if line.startswith("free ")]
-            out("free heap with the %s loaded: %s bytes" % (mode, free[-1].split()[1]))
+        for table in (16, None):
+            with emulator.EmulatedPico() as pico:
+                at_prompt(pico)
+                said = run_code(pico, code % table + "\nimport gc\ngc.collect()\n"
+                                "print('free', gc.mem_free(), search.tt.kb)")
+                free, kb = [line for line in said if line.startswith("free ")][-1].split()[1:]
+                out("free heap with the %s loaded and a%s %s KB table: %s bytes"
+                    % (mode, "" if table else " default", kb, free))
     return 0

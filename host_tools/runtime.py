@@ -124,9 +124,9 @@ def compile_tree(source_dir, target_dir):
     return compiled
 
 
-def _compile(mpy_cross, march, source, target, shown_name):
+def _compile(mpy_cross, march, source, target, shown_name, optimise=0):
     partial = target.with_name("%s.%d.tmp" % (target.name, os.getpid()))
-    command = [mpy_cross, "-o", str(partial), "-s", shown_name]
+    command = [mpy_cross, "-o", str(partial), "-s", shown_name, "-O%d" % optimise]
     if march:
         command.append("-march=" + march)
     command.append(str(source))

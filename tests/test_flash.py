@@ -8,6 +8,7 @@ import hashlib
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -112,6 +113,22 @@ def test_main_answers_uci_when_the_first_line_is_uci(host_bundle):
     assert "option name HashKB type spin default 16 min 1 max 1048576" in lines
 
 
+def test_the_default_table_is_sized_from_the_free_heap(host_bundle, tmp_path):
+    """A board.py without HASH_KB (the Pico's) gets a table from the heap left:
+    more heap, a bigger table, up to 64 KB; UCI announces the size it has."""
+    shutil.copytree(host_bundle / "lib", tmp_path / "lib")
+    (tmp_path / "main.py").write_bytes((host_bundle / "main.py").read_bytes())
+    (tmp_path / "board.py").write_text('NAME = "test"\nMODE = "uci"\n')
+    sizes = []
+    for heap in ("128K", "160K", "1024K"):
+        result = runtime.run_micropython([tmp_path / "main.py"], heap=heap, input="uci\nquit\n",
+                                         timeout=60, env={"MICROPYPATH": str(tmp_path / "lib")})
+        found = re.search(r"option name HashKB type spin default (\d+) ", result.stdout)
+        assert found, result.stdout + result.stderr
+        sizes.append(int(found.group(1)))
+    assert 1 <= sizes[0] < sizes[1] < sizes[2] == 64, sizes
+
+
 def test_main_starts_the_console_with_the_first_line(host_bundle):
     result = run_main(host_bundle, "help\nquit\n")
     assert result.returncode == 0, result.stdout + result.stderr
@@ -133,7 +150,7 @@ def test_main_in_uci_mode_needs_no_first_line(host_bundle, tmp_path):
 def test_board_files_load_and_keep_their_pins_apart():
     for name in flash.board_names():
         config = flash.board_config(name)
-        assert config.MODE == "console" and config.HASH_KB >= 16
+        assert config.MODE == "console" and (config.HASH_KB is None or config.HASH_KB >= 16)
         pins = []
         for key in dir(config):
             if key.endswith("_PIN") or key.endswith("_PINS"):
@@ -159,7 +176,7 @@ def test_board_loader_defaults_and_checks():
 
     config = Config(Partial)
     assert (config.MODE, config.HASH_KB, config.LED_PIN, config.SENSOR_DRIVER) == (
-        "uci", 16, 5, None)
+        "uci", None, 5, None)
     Partial.MODE = "menu"
     with pytest.raises(ValueError, match="MODE must be one of"):
         Config(Partial)

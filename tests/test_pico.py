@@ -102,17 +102,20 @@ def test_xboard_on_the_device(pico):
 
 
 @pytest.mark.parametrize("mode, code", (
-    ("uci", "from micro960.uci import Uci; engine = Uci(None)"),
-    ("console", "from micro960.console import Console; engine = Console()"),
-    ("xboard", "from micro960.xboard import XBoard; engine = XBoard(None)")))
+    ("uci", "from micro960.uci import Uci; search = Uci(None).search"),
+    ("console", "from micro960.console import Console; search = Console().engine"),
+    ("xboard", "from micro960.xboard import XBoard; search = XBoard(None).search")))
 def test_free_heap_with_each_mode_loaded(pico, capsys, mode, code):
     """What each mode leaves free of the device's heap, as main.py starts it
-    on a fresh board (printed, for the notes)."""
-    said = repl(pico, code + "; import gc; gc.collect(); print('free', gc.mem_free())")
-    free = int([line for line in said if line.startswith("free ")][-1].split()[1])
+    on a fresh board (printed, for the notes): its default table is sized
+    from the heap, bigger than the 16 KB it had, and leaves the game room."""
+    from micro960.tt import GAME_KB
+    said = repl(pico, code + "; import gc; gc.collect(); print('free', gc.mem_free(), search.tt.kb)")
+    free, kb = map(int, [line for line in said if line.startswith("free ")][-1].split()[1:])
     with capsys.disabled():
-        print("\nfree heap on the emulated Pico with the %s loaded: %d bytes" % (mode, free))
-    assert free > 60000, (mode, free)
+        print("\nfree heap on the emulated Pico with the %s loaded: %d bytes, a %d KB table"
+              % (mode, free, kb))
+    assert free >= GAME_KB * 1024 and 16 < kb <= 64, (mode, free, kb)
 
 
 def test_bench_pico_measures_on_the_device():
@@ -127,5 +130,6 @@ def test_bench_pico_measures_on_the_device():
     assert "perft startpos depth 2: 400 leaves" in text, text
     go = re.search(r"go movetime 300: bestmove after (\d+) ms", text)
     assert go and 200 <= int(go.group(1)) <= 400, text
-    assert len(re.findall(r"free heap with the \w+ loaded: \d+ bytes", text)) == 3, text
+    assert len(re.findall(r"free heap with the \w+ loaded and a (default )?\d+ KB table: \d+ bytes",
+                          text)) == 6, text
     assert "no flash-cache stalls" in text

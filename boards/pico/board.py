@@ -18,9 +18,11 @@ CHIP = "RP2040"
 MODE = "console"
 ECHO = True  # serial terminals do not echo: the console writes back what you type
 
-# The transposition table's default size in KB (UCI `setoption name Hash`
-# changes it). 16 KB leaves room for a whole game in the Pico's heap.
-HASH_KB = 16
+# The transposition table's size in KB (UCI `setoption name Hash` changes
+# it). None: sized from the heap left after the firmware is loaded, keeping
+# room for a whole game (firmware/micro960/tt.py; on a Pico 48 KB with the
+# console, 59 KB with the UCI engine). A number fixes it.
+HASH_KB = None
 
 # The code mpy-cross emits for viper functions: the Cortex-M0+ is ARMv6-M.
 MPY_ARCH = "armv6m"

@@ -16,9 +16,11 @@ CHIP = "RP2040"
 MODE = "console"
 ECHO = True  # serial terminals do not echo: the console writes back what you type
 
-# The Pico W firmware leaves a little less heap than the Pico's; 16 KB of
-# transposition table still leaves room for a whole game.
-HASH_KB = 16
+# The transposition table's size in KB (UCI `setoption name Hash` changes
+# it). None: sized from the heap left after the firmware is loaded, keeping
+# room for a whole game (firmware/micro960/tt.py; on a Pico 48 KB with the
+# console, 59 KB with the UCI engine). A number fixes it.
+HASH_KB = None
 
 # Cortex-M0+: ARMv6-M.
 MPY_ARCH = "armv6m"

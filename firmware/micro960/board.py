@@ -7,7 +7,7 @@ what differs and a missing file means a plain console:
 
     >>> config = load()
     >>> config.MODE, config.HASH_KB
-    ('console', 16)
+    ('console', None)
 
 Pin numbers appear only in the board files; the firmware reads them from
 here and never imports `machine` for it.
@@ -19,7 +19,7 @@ DEFAULTS = {
     "NAME": "unknown board",
     "CHIP": "unknown",
     "MODE": "console",     # what main.py starts: one of MODES
-    "HASH_KB": 16,         # the transposition table's default size in KB
+    "HASH_KB": None,       # the table's size in KB; None: sized from the free heap (tt.py)
     "ECHO": False,         # the console echoes typing (a serial terminal does not)
     "MPY_ARCH": None,      # mpy-cross -march; None: the host's own
     "SENSOR_DRIVER": None,  # "matrix", "shift165", "mcp23017" or None
@@ -67,8 +67,8 @@ class Config:
         if self.MODE not in MODES:
             raise ValueError("board.py: MODE must be one of %s, not %r"
                              % (", ".join(MODES), self.MODE))
-        if not isinstance(self.HASH_KB, int) or self.HASH_KB < 1:
-            raise ValueError("board.py: HASH_KB must be a whole number of KB >= 1, not %r"
+        if self.HASH_KB is not None and (not isinstance(self.HASH_KB, int) or self.HASH_KB < 1):
+            raise ValueError("board.py: HASH_KB must be None or a whole number of KB >= 1, not %r"
                              % (self.HASH_KB,))
         if self.SENSOR_DRIVER not in SENSOR_DRIVERS:
             raise ValueError("board.py: SENSOR_DRIVER must be one of %s or None, not %r"

@@ -43,3 +43,18 @@ def zeros(typecode, count):
     for i in range(count):
         buffer[i] = 0
     return buffer
+
+
+def release(*names):
+    """Forget the modules micro960.<name> loaded for a moment's use (numbering
+    start positions, writing PGN, the help text): on a board their code is
+    loaded into RAM, and this gives that heap back to the game until the next
+    use imports them again. Whatever imported them must keep no reference.
+    CPython has no heap to save and keeps them."""
+    if not IS_MICROPYTHON:
+        return
+    import sys
+    package = sys.modules["micro960"]
+    for name in names:
+        if sys.modules.pop("micro960." + name, None) is not None and name in package.__dict__:
+            delattr(package, name)

@@ -5,15 +5,13 @@ game stays exactly as it was. The board is drawn in ASCII, which every
 terminal shows; `unicode` draws chess symbols and `color` paints the squares
 with ANSI escape codes, the last move's two squares highlighted.
 """
+from .compat import release
 from .game import Game, UNDECIDED
 from .lines import CONSOLE_LIMIT
 from .notation import parse_move, san, san_line, side_name
-from .pgn import game_pgn
 from .position import BLACK, CASTLE, OFF, TO64, TO120, WHITE, castle_squares
 from .search import MATE, MATE_BOUND, Limits, Search
 from .rules import NAMES, Rules
-from . import startpos
-from .startpos import backrank, setup_number, setup_numbers, sp_from_dice
 
 MAX_LINE = CONSOLE_LIMIT
 # The engine's side as saved: index * 8 is WHITE (8) or BLACK (16); none for two players.
@@ -31,50 +29,6 @@ LAST_MOVE_SQUARE = "\x1b[46m"  # cyan: the last move's from- and to-square
 WHITE_PIECE = "\x1b[1;97m"  # bold bright white
 BLACK_PIECE = "\x1b[22;30m"  # black
 RESET = "\x1b[0m"
-
-HELP = """Moves: SAN (Nf3, exd5, e8=Q, O-O, O-O-O) or UCI (g1f3, e7e8q).
-Castle with O-O / O-O-O, by moving the king onto its rook (e1h1), or to its
-destination square when that can only mean castling.
-Commands, each with an example:
-  new                 a new game from a random set-up of the current rules
-  new 518             a new game from set-up 518 (SP 0-959 in Chess960; shuffle
-                      0-17, transcendental 0-2879, lrs 0-5039)
-  new 3 900           double960 and transcendental: White's and Black's set-up
-  new random          the same as plain new
-  new dice 3 1 2 4 1  a new game from die rolls (Bodlaender's procedure)
-  new classical       the classical start position, where the rules have it
-  new RNBQKBNR        a new game from a back rank (new RNBQKBNR QRKRBBNN: two)
-  new fen 8/8/8/4k3/8/8/8/4K2R w K - 0 1
-                      a new game from an X-FEN or Shredder-FEN position
-  new setup           the players place the back-rank pieces in turn, then
-                      play: type the square for the piece named (c1)
-  rules chess960      switch rules: chess960 classical double960 shuffle
-                      chess480 transcendental lrs
-  white               play White against the engine
-  black               play Black against the engine
-  both                two people play; the engine only moves when told to go
-  go                  the engine plays the side to move now (and keeps it)
-  hint                the engine suggests a move
-  level 10            engine strength 0-20 (20 = full strength)
-  time 5              seconds the engine thinks per move
-  moves               list the legal moves
-  undo                take back your last move (and the engine's reply)
-  draw                claim a draw (fifty-move rule, threefold repetition),
-                      or else offer one: the engine answers at once; a person
-                      types accept before their next move
-  accept              accept the draw just offered
-  resign              the side to move resigns
-  board               show the board again
-  flip                turn the board round
-  unicode             draw the pieces as chess symbols
-  ascii               draw the pieces as letters (the default)
-  color               paint the board in ANSI colours (color off: plain)
-  colour              the same as color
-  fen                 print the position as X-FEN
-  fen shredder        print the position as Shredder-FEN
-  pgn                 print the game as PGN
-  help                this text
-  quit                leave (exit does the same)"""
 
 
 class Console:
@@ -100,6 +54,7 @@ class Console:
         self.draw_offer = None  # (side, plies) of a draw offered by a person
         self.setup = None  # a console_setup.SetUpPhase while the players place their pieces
         self.engine_score = None  # the engine's last score, for its side
+        self.forget()
 
     # ---------------------------------------------------------------- input
 
@@ -124,6 +79,11 @@ class Console:
         except ValueError as e:
             self.out("error: %s" % e)
         self.keep()
+        self.forget()
+
+    def forget(self):
+        """Give a board back the heap of the modules used now and then."""
+        release("startpos", "pgn", "console_help", "console_setup", "setup")
 
     def keep(self):
         """Save the game after every change, so a power cut loses nothing; when
@@ -285,6 +245,7 @@ class Console:
         game = self.game
         self.out("Game over: %s (%s)" % (game.result(), game.reason()))
         self.out("")
+        from .pgn import game_pgn
         self.out(game_pgn(game).rstrip())
         self.out("")
         if self.store:
@@ -304,6 +265,7 @@ class Console:
             from .console_setup import SetUpPhase  # loaded only when asked for
             self.setup = SetUpPhase(self, rules)
             return
+        from .startpos import backrank, setup_number, setup_numbers, sp_from_dice
         if word == "fen":
             fen = " ".join(args[1:])
             if not fen:
@@ -436,6 +398,7 @@ class Console:
         self.out(self.game.pos.fen(shredder=bool(args) and args[0].lower() == "shredder"))
 
     def cmd_pgn(self, args):
+        from .pgn import game_pgn
         self.out(game_pgn(self.game).rstrip())
 
     def cmd_draw(self, args):
@@ -481,6 +444,7 @@ class Console:
         self.announce()
 
     def cmd_help(self, args):
+        from .console_help import HELP
         self.out(HELP)
 
     def cmd_quit(self, args):
@@ -584,6 +548,7 @@ def move_text(pos, move, moves=None):
 
 
 def setup_text(game):
+    from . import startpos
     return "Start position %s." % (startpos.setup_text(game.rules, game.start_fen)
                                    or game.start_fen)
 

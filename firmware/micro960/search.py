@@ -22,8 +22,10 @@ from .tt import EXACT, LOWER, UPPER, TranspositionTable
 MATE = const(30000)
 INFINITE = const(32000)
 # The deepest the search may go, plies from the root. Each ply is a nested
-# Python call, and the Pico gives MicroPython only an 8 KB C stack: about
-# 320 bytes a ply on the 64-bit unix port, less on the Pico's 32-bit core.
+# call on the C stack, of which a Pico's MicroPython has 7,936 bytes: the
+# depth-5 benchmark reaches about 6 KB there (`micro960 bench --pico`). A
+# deeper line that runs out raises RuntimeError, and think() plays the last
+# finished iteration's move.
 MAX_PLY = const(32)
 MATE_BOUND = const(29000)  # scores beyond this are mates
 # The clock, the node limit and the input are looked at every 16 nodes
@@ -235,6 +237,10 @@ class Search:
         self.root_raised = 0
         return self._search(depth, alpha, beta, 0, 0, False)
 
+    # Native code (Thumb on a Pico) rather than bytecode: the same tree, about
+    # a quarter more nodes a second on the emulated Pico (`micro960 bench
+    # --pico`), for some 5 KB more heap and a deeper C stack (see MAX_PLY).
+    @micropython.native
     def _search(self, depth, alpha, beta, ply, start, null_ok):
         pos = self.pos
         lrs = self.lrs

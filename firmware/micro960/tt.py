@@ -2,17 +2,25 @@
 from .compat import const, micropython, ptr8, ptr16, ptr32, zeros  # noqa: F401
 
 ENTRY_BYTES = 10  # key 4, move 2, score 2, depth and bound 1, age 1
-DEFAULT_KB = 16
+DEFAULT_KB = 16  # on CPython, which has no heap to measure
+# On MicroPython the default table is sized from the heap left once
+# everything else is loaded: GAME_KB stays free for the game (its moves, the
+# modules the console loads now and then, a PGN to write), and the table
+# takes half of the rest, up to MAX_DEFAULT_KB. On a Pico that is 48 KB with
+# the console and 59 KB with the UCI engine (`micro960 bench --pico`).
+GAME_KB = 32
+MAX_DEFAULT_KB = 64
 
 
 def default_kb():
-    """DEFAULT_KB, or an eighth of the free heap if that is less (a small board)."""
+    """The table's size in KB when none is asked for: see GAME_KB."""
     try:
         import gc
         gc.collect()
-        return max(1, min(DEFAULT_KB, gc.mem_free() // 8192))
-    except AttributeError:  # CPython: no heap to measure
+        spare = gc.mem_free() // 1024 - GAME_KB
+    except AttributeError:  # CPython
         return DEFAULT_KB
+    return max(1, min(MAX_DEFAULT_KB, spare // 2))
 
 EXACT = const(1)
 LOWER = const(2)  # the score is at least this (a fail-high)

@@ -11,13 +11,11 @@ from .movegen import legal_moves
 from .position import CLASSICAL_FEN, WHITE
 from .rules import Rules
 from .search import MATE, MATE_BOUND, Limits, Search
-from .tt import DEFAULT_KB
 from .lines import LIMIT, clip, raw_end, text, write_line
 from .ucimove import parse_uci, uci_text
 
 OPTIONS = (
     "option name Hash type spin default 0 min 0 max 1024",
-    "option name HashKB type spin default %d min 1 max 1048576" % DEFAULT_KB,
     "option name UCI_Chess960 type check default false",
     # The rule set: "chess" follows UCI_Chess960 (classical or chess960).
     "option name UCI_Variant type combo default chess var chess var chess960 var classical"
@@ -167,6 +165,11 @@ class Uci:
         self.out("id author the micro960 developers")
         for option in OPTIONS:
             self.out(option)
+            if option.startswith("option name Hash "):
+                # The table as it is: by default sized from the free heap, and
+                # a GUI that sends every default back then changes nothing.
+                self.out("option name HashKB type spin default %d min 1 max 1048576"
+                         % self.search.tt.kb)
         self.out("uciok")
 
     def cmd_isready(self, args):

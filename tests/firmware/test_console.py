@@ -189,7 +189,7 @@ def test_the_thinking_line_has_depth_score_nodes_time_and_line():
 
 
 def help_examples():
-    from micro960.console import HELP
+    from micro960.console_help import HELP
     examples = []
     for line in HELP.split("\n"):
         if line.startswith("  ") and line[2] != " ":

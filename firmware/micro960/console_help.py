@@ -1,0 +1,45 @@
+"""The console's `help` text: loaded when asked for, then released (compat.release),
+so a board does not keep it in RAM."""
+HELP = """Moves: SAN (Nf3, exd5, e8=Q, O-O, O-O-O) or UCI (g1f3, e7e8q).
+Castle with O-O / O-O-O, by moving the king onto its rook (e1h1), or to its
+destination square when that can only mean castling.
+Commands, each with an example:
+  new                 a new game from a random set-up of the current rules
+  new 518             a new game from set-up 518 (SP 0-959 in Chess960; shuffle
+                      0-17, transcendental 0-2879, lrs 0-5039)
+  new 3 900           double960 and transcendental: White's and Black's set-up
+  new random          the same as plain new
+  new dice 3 1 2 4 1  a new game from die rolls (Bodlaender's procedure)
+  new classical       the classical start position, where the rules have it
+  new RNBQKBNR        a new game from a back rank (new RNBQKBNR QRKRBBNN: two)
+  new fen 8/8/8/4k3/8/8/8/4K2R w K - 0 1
+                      a new game from an X-FEN or Shredder-FEN position
+  new setup           the players place the back-rank pieces in turn, then
+                      play: type the square for the piece named (c1)
+  rules chess960      switch rules: chess960 classical double960 shuffle
+                      chess480 transcendental lrs
+  white               play White against the engine
+  black               play Black against the engine
+  both                two people play; the engine only moves when told to go
+  go                  the engine plays the side to move now (and keeps it)
+  hint                the engine suggests a move
+  level 10            engine strength 0-20 (20 = full strength)
+  time 5              seconds the engine thinks per move
+  moves               list the legal moves
+  undo                take back your last move (and the engine's reply)
+  draw                claim a draw (fifty-move rule, threefold repetition),
+                      or else offer one: the engine answers at once; a person
+                      types accept before their next move
+  accept              accept the draw just offered
+  resign              the side to move resigns
+  board               show the board again
+  flip                turn the board round
+  unicode             draw the pieces as chess symbols
+  ascii               draw the pieces as letters (the default)
+  color               paint the board in ANSI colours (color off: plain)
+  colour              the same as color
+  fen                 print the position as X-FEN
+  fen shredder        print the position as Shredder-FEN
+  pgn                 print the game as PGN
+  help                this text
+  quit                leave (exit does the same)"""
