@@ -22,10 +22,10 @@ from .tt import EXACT, LOWER, UPPER, TranspositionTable
 MATE = const(30000)
 INFINITE = const(32000)
 # The deepest the search may go, plies from the root. Each ply is a nested
-# call on the C stack, of which a Pico's MicroPython has 7,936 bytes: the
-# depth-5 benchmark reaches about 6 KB there (`micro960 bench --pico`). A
-# deeper line that runs out raises RuntimeError, and think() plays the last
-# finished iteration's move.
+# call, 216 bytes of a Pico's 7,936-byte C stack; ten seconds of search in a
+# middlegame reach about 3.7 KB (`micro960 bench --pico` reports the
+# deepest). A line that runs out raises RuntimeError, and think() plays the
+# last finished iteration's move.
 MAX_PLY = const(32)
 MATE_BOUND = const(29000)  # scores beyond this are mates
 # The clock, the node limit and the input are looked at every 16 nodes
@@ -237,10 +237,10 @@ class Search:
         self.root_raised = 0
         return self._search(depth, alpha, beta, 0, 0, False)
 
-    # Native code (Thumb on a Pico) rather than bytecode: the same tree, about
-    # a quarter more nodes a second on the emulated Pico (`micro960 bench
-    # --pico`), for some 5 KB more heap and a deeper C stack (see MAX_PLY).
-    @micropython.native
+    # Bytecode, not native: the native emitter makes this a quarter faster on
+    # the emulated Pico but keeps all of a call's locals on the C stack, 464
+    # bytes a ply against bytecode's 216 (whose locals are on the heap); ten
+    # seconds of search in a middlegame then overflowed the Pico's 7,936 bytes.
     def _search(self, depth, alpha, beta, ply, start, null_ok):
         pos = self.pos
         lrs = self.lrs
