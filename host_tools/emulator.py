@@ -86,7 +86,10 @@ def bundle(board="pico", extra=None):
 class EmulatedPico:
     """The emulated board: send() lines to its USB serial port, read its lines."""
 
-    def __init__(self, board="pico", extra=None):
+    def __init__(self, board="pico", extra=None, matrix=None):
+        """`extra`: files {name: text} beside the bundle's (e.g. a board.py);
+        `matrix`: (row pins, column pins) of a sensor board's switch matrix,
+        whose pieces occupy() sets."""
         reason = missing()
         if reason:
             raise runtime.ToolMissing(reason)
@@ -97,11 +100,28 @@ class EmulatedPico:
             (folder / name).unlink()  # the next bundle is the plain one again
         self.lines = queue.Queue()
         self.said = []
+        command = ["node", str(NODE_DIR / "pico.mjs"), str(SHARED_PICO / FIRMWARE_UF2),
+                   str(SHARED_PICO / BOOTROM), str(self.image)]
+        self.pieces = None  # where occupy() writes, with a matrix
+        fds = ()
+        if matrix:
+            read_end, write_end = os.pipe()
+            fds = (read_end,)
+            command.append("%s:%d" % (":".join(",".join(str(pin) for pin in pins)
+                                               for pins in matrix), read_end))
+            self.pieces = os.fdopen(write_end, "w")
         self.process = subprocess.Popen(
-            ["node", str(NODE_DIR / "pico.mjs"), str(SHARED_PICO / FIRMWARE_UF2),
-             str(SHARED_PICO / BOOTROM), str(self.image)],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+            command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+            pass_fds=fds)
+        if fds:
+            os.close(fds[0])
         threading.Thread(target=self._read, daemon=True).start()
+
+    def occupy(self, occupied):
+        """Put pieces on the sensor board's squares: bit i of `occupied` for
+        square i (a1 = 0, h8 = 63), the rest empty."""
+        self.pieces.write("occupied %x\n" % occupied)
+        self.pieces.flush()
 
     def _read(self):
         partial = b""
@@ -139,6 +159,8 @@ class EmulatedPico:
                 return seen
 
     def close(self):
+        if self.pieces:
+            self.pieces.close()
         if self.process.poll() is None:
             self.process.kill()
             self.process.wait()

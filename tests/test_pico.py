@@ -133,3 +133,55 @@ def test_bench_pico_measures_on_the_device():
     assert len(re.findall(r"free heap with the \w+ loaded and a (default )?\d+ KB table: \d+ bytes",
                           text)) == 6, text
     assert "no flash-cache stalls" in text
+
+
+def square(name):
+    return "abcdefgh".index(name[0]) + 8 * (int(name[1]) - 1)
+
+
+def test_the_sensor_board_on_the_device():
+    """main.py in MODE "eboard": the real matrix driver scans the emulated
+    GPIO pins, where pico.mjs wires a reed switch under each piece the test
+    puts down. Moves are made by lifting and placing; the engine's replies
+    come as LED instructions, carried out on the board in turn."""
+    from host_tools import flash
+    config = flash.board_config("pico")
+    text = (flash.BOARDS / "pico" / "board.py").read_text() + (
+        '\nMODE = "eboard"\nEBOARD_SP = 518\nEBOARD_THINK_MS = 300\n')
+    board = chess.Board(chess960=True)
+    occupied = [board.occupied]
+
+    with emulator.EmulatedPico(extra={"board.py": text},
+                               matrix=(config.MATRIX_ROW_PINS, config.MATRIX_COL_PINS)) as pico:
+        def put(square_name, piece):
+            time.sleep(0.5)  # 100 ms or so of the device's time: past the debounce
+            if piece:
+                occupied[0] |= 1 << square(square_name)
+            else:
+                occupied[0] &= ~(1 << square(square_name))
+            pico.occupy(occupied[0])
+
+        def play(uci):
+            if board.piece_at(square(uci[2:4])):
+                put(uci[2:4], False)  # a capture: the taken piece comes off first
+            put(uci[:2], False)
+            put(uci[2:4], True)
+            board.push_uci(uci)
+
+        pico.occupy(occupied[0])
+        pico.read_until("micro960 on Raspberry Pi Pico: sensor board ready")
+        for ours in ("e2e4", "g1f3", "f1c4"):
+            san = board.san(chess.Move.from_uci(ours))
+            play(ours)
+            assert pico.read_until("move ")[-1] == "move " + san
+            lit = pico.read_until("leds move")[-1].split()[2:]
+            start = [s for s in lit if occupied[0] >> square(s) & 1 and
+                     board.color_at(square(s)) == chess.BLACK]
+            assert len(lit) == 2 and len(start) == 1, lit
+            reply = start[0] + [s for s in lit if s != start[0]][0]
+            assert chess.Move.from_uci(reply) in board.legal_moves, (reply, board.fen())
+            san = board.san(chess.Move.from_uci(reply))
+            play(reply)
+            said = pico.read_until("leds off")
+            assert "move " + san in said, said
+        assert not any("rror" in line for line in pico.said), pico.said

@@ -1,10 +1,14 @@
 // An emulated Raspberry Pi Pico running a MicroPython .uf2, its USB serial
 // port on this process's stdin and stdout.
-//   node pico.mjs FIRMWARE.uf2 BOOTROM.bin [LITTLEFS.img]
-import { readFileSync } from 'fs';
-import { ConsoleLogger, LogLevel, Simulator, USBCDC } from 'rp2040js';
+//   node pico.mjs FIRMWARE.uf2 BOOTROM.bin [LITTLEFS.img [ROWS:COLUMNS:FD]]
+// ROWS:COLUMNS:FD (e.g. 2,3,4,5,6,7,8,9:10,11,12,13,14,15,16,17:5) wires a
+// sensor board's switch matrix to those GPIO pins (see below); the pieces
+// on it are read from file descriptor FD, a line `occupied HEX` at a time.
+import { createReadStream, readFileSync } from 'fs';
+import { createInterface } from 'readline';
+import { ConsoleLogger, GPIOPinState, LogLevel, Simulator, USBCDC } from 'rp2040js';
 
-const [uf2Path, bootromPath, fsPath] = process.argv.slice(2);
+const [uf2Path, bootromPath, fsPath, matrix] = process.argv.slice(2);
 const FS_OFFSET = 0xa0000; // where RPI_PICO's MicroPython keeps littlefs
 const FLASH_START = 0x10000000;
 
@@ -64,6 +68,40 @@ process.stdin.on('end', () => {
   // Let the device finish what it was told, then stop.
   setTimeout(() => process.exit(0), 200);
 });
+
+// rp2040js leaves out the pads' pull resistors: an input that nothing
+// drives reads as its pull-up or pull-down makes it (a button not pressed).
+mcu.gpio.forEach((pin) => pin.addListener((state) => {
+  if (state === GPIOPinState.InputPullUp || state === GPIOPinState.InputPullDown) {
+    pin.setInputValue(state === GPIOPinState.InputPullUp);
+  }
+}));
+
+// The switch matrix of firmware/micro960/sensor_matrix.py: a reed switch and
+// a diode per square between its rank's row pin and its file's column pin.
+// A column reads low while a row driven low has a piece in that column, and
+// high otherwise (its pull-up). The board is an int, bit i for square i
+// (a1 = 0, b1 = 1, ..., h8 = 63), as the host sends it.
+if (matrix) {
+  const [rows, columns, [fd]] = matrix.split(':').map((pins) => pins.split(',').map(Number));
+  let occupied = 0n;
+  const update = () => {
+    columns.forEach((column, file) => {
+      const low = rows.some((row, rank) => mcu.gpio[row].value === GPIOPinState.Low &&
+                            (occupied >> BigInt(rank * 8 + file)) & 1n);
+      mcu.gpio[column].setInputValue(!low);
+    });
+  };
+  rows.forEach((row) => mcu.gpio[row].addListener(update));
+  update();
+  createInterface({ input: createReadStream(null, { fd }) }).on('line', (line) => {
+    const [word, value] = line.split(' ');
+    if (word === 'occupied') {
+      occupied = BigInt('0x' + value);
+      update();
+    }
+  });
+}
 
 // Start at boot2 in flash, as the boot ROM would after checking it (its
 // flash reads through the SSI are not emulated).
