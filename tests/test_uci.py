@@ -121,7 +121,7 @@ def test_handshake_and_options(engine):
         "Hash": ("spin", 0, 1024), "HashKB": ("spin", 1, None), "UCI_Chess960": ("check", None, None),
         "Skill Level": ("spin", 0, 20), "UCI_LimitStrength": ("check", None, None),
         "UCI_Elo": ("spin", 800, 2200), "Move Overhead": ("spin", 0, None),
-        "Threads": ("spin", 1, None),
+        "Threads": ("spin", 1, None), "Ponder": ("check", None, None),
     }
     for name, (kind, low, high) in expected.items():
         assert name in options, name
@@ -165,7 +165,7 @@ def test_bad_option_values_get_an_info_string_and_change_nothing(raw):
     raw.send("position fen " + MATE_IN_TWO)
     raw.send("go depth 3")
     raw.expect("info depth 3 ")
-    assert raw.expect("bestmove")[1] == "bestmove d5f6"
+    assert raw.expect("bestmove")[1].split()[:2] == ["bestmove", "d5f6"]
 
 
 # ------------------------------------------------------------ go
@@ -261,7 +261,7 @@ def test_go_infinite_waits_for_stop_even_after_a_mate(raw):
     time.sleep(0.5)
     assert not [line for line in raw.drain() if line.startswith("bestmove")]
     raw.send("stop")
-    assert raw.expect("bestmove")[1] == "bestmove a1a8"
+    assert raw.expect("bestmove")[1].split()[:2] == ["bestmove", "a1a8"]
 
 
 POSITIONS = (
@@ -358,7 +358,7 @@ def test_uci_variant_sets_the_rules_of_the_position(raw):
             lines.append(raw.expect("")[1])
         assert ("score mate 1" in " ".join(lines)) == mates, (variant, lines)
         if mates:
-            assert lines[-1] == "bestmove b1a1"
+            assert lines[-1].split()[:2] == ["bestmove", "b1a1"]
     raw.send("setoption name UCI_Variant value chess480")
     raw.send("position fen %s moves b1a1" % mate)
     raw.send("go depth 1")
@@ -369,14 +369,14 @@ def test_uci_variant_sets_the_rules_of_the_position(raw):
     assert "refused" in raw.expect("info string")[1]
     raw.send("position fen 4k3/8/8/8/8/8/8/4R1K1 w - - 0 1")
     raw.send("go depth 1")
-    assert raw.expect("bestmove")[1] == "bestmove e1e8"  # takes the king
+    assert raw.expect("bestmove")[1].split()[:2] == ["bestmove", "e1e8"]  # takes the king
     raw.send("setoption name UCI_Variant value atomic")
     assert "atomic" in raw.expect("info string")[1]
     # "chess" goes back to what UCI_Chess960 says.
     raw.send("setoption name UCI_Variant value chess")
     raw.send("position fen 2rkr3/2p1p3/8/8/8/8/8/RK6 w A - 0 1")
     raw.send("go depth 3")
-    assert raw.expect("bestmove")[1] == "bestmove b1a1"
+    assert raw.expect("bestmove")[1].split()[:2] == ["bestmove", "b1a1"]
 
 
 # ------------------------------------------------------------ bad input
@@ -390,7 +390,7 @@ def test_malformed_input_gets_an_info_string_and_keeps_the_position(raw):
     raw.send("isready")
     raw.expect("readyok")
     raw.send("go depth 2")
-    assert raw.expect("bestmove")[1] == "bestmove a1a8"
+    assert raw.expect("bestmove")[1].split()[:2] == ["bestmove", "a1a8"]
 
 
 def test_a_refused_position_leaves_no_position_to_play_in(raw):
@@ -411,7 +411,7 @@ def test_a_refused_position_leaves_no_position_to_play_in(raw):
         assert raw.expect("bestmove")[1] == "bestmove 0000", line
     raw.send("position fen " + MATE_IN_ONE)
     raw.send("go depth 2")
-    assert raw.expect("bestmove")[1] == "bestmove a1a8"
+    assert raw.expect("bestmove")[1].split()[:2] == ["bestmove", "a1a8"]
 
 
 def test_a_flood_of_lines_during_a_search_is_cut_off_not_kept(raw):
@@ -488,7 +488,7 @@ def test_line_noise_that_is_not_utf8_is_ignored(raw):
     raw.expect("readyok")
     assert raw.expect("info string")[1] == "info string unknown command: hello"
     raw.send("go depth 2")
-    assert raw.expect("bestmove")[1] == "bestmove a1a8"
+    assert raw.expect("bestmove")[1].split()[:2] == ["bestmove", "a1a8"]
 
 
 def test_a_line_too_long_is_refused_even_when_cut_after_a_whole_move(raw):
@@ -659,6 +659,25 @@ def test_go_ponder_waits_for_ponderhit_then_keeps_to_its_time(raw):
     raw.expect("info depth 2 ")
     sent = raw.send("stop")
     assert raw.expect("bestmove")[0] - sent < 0.1
+
+
+def test_bestmove_names_the_reply_to_ponder_on_and_a_gui_ponders_with_it(engine):
+    """Each bestmove carries `ponder MOVE`, the reply the search expects, legal
+    after the best move (in Chess960, castling king-takes-rook); python-chess
+    ponders on it between moves (go ponder) and the game goes on."""
+    board = chess.Board.from_chess960_pos(314)
+    ponders = 0
+    for _ in range(4):
+        result = engine.play(board, chess.engine.Limit(time=0.3), ponder=True)
+        assert result.move in board.legal_moves
+        board.push(result.move)
+        if result.ponder is not None:
+            ponders += 1
+            assert result.ponder in board.legal_moves, (result.ponder, board.fen())
+            board.push(result.ponder)  # the reply it expected: a ponder hit next
+        else:
+            board.push(next(iter(board.legal_moves)))
+    assert ponders >= 3
 
 
 @pytest.mark.parametrize("go", ["go depth abc", "go wtime"])

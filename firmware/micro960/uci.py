@@ -25,6 +25,8 @@ OPTIONS = (
     "option name UCI_Elo type spin default 2200 min 800 max 2200",
     "option name Move Overhead type spin default 30 min 0 max 5000",
     "option name Threads type spin default 1 min 1 max 1",
+    # The GUI decides when to ponder (go ponder, ponderhit): the option only says we can.
+    "option name Ponder type check default false",
 )
 
 # Bytes of input line buffer to start with (see main): a `position fen ...
@@ -203,6 +205,8 @@ class Uci:
             self.search.move_overhead = _number(value, 0, 5000)
         elif key == "threads":
             _number(value, 1, 1)
+        elif key == "ponder":
+            _flag(value)
         else:
             raise ValueError("no option named %r" % name)
 
@@ -321,8 +325,20 @@ class Uci:
             self.searching = False
         if (limits.infinite or limits.ponder) and self.running and not self.search.stopped:
             self._wait_for_stop(limits)
-        text = uci_text(self.game.pos, move, self.chess960) if move else "0000"
-        self.out("bestmove " + text)
+        self.out("bestmove " + self._bestmove_text(move))
+
+    def _bestmove_text(self, move):
+        """The move, and the reply the search expects (`ponder`) if it has one."""
+        if not move:
+            return "0000"
+        pos = self.game.pos
+        text = uci_text(pos, move, self.chess960)
+        line = self.search.pv(move, 2)
+        if len(line) == 2:
+            pos.push(move)
+            text += " ponder " + uci_text(pos, line[1], self.chess960)
+            pos.pop(move)
+        return text
 
     def _limits(self, args):
         """The Limits of a go line. A number that cannot be meant (a depth of
