@@ -7,8 +7,11 @@ machine's. It prints:
 - the search benchmark (micro960/bench.py at --depth): nodes, nodes/s, the
   peak heap and the deepest C stack, with the node signature `bench` gives;
 - perft from the start position to depth 4: leaves/s;
-- the free heap with each mode loaded on a fresh board;
-- how long `go movetime N` takes from the go line to `bestmove`.
+- how long `go movetime N` takes from the go line to `bestmove`;
+- the free heap with each mode loaded on a fresh board, with a 16 KB table
+  and with the default one sized from the heap (tt.default_kb);
+- the depth and nodes/s of the console's engine on two middlegames with
+  each of those tables.
 
 The emulator has no flash-cache (XIP) stalls, so a real Pico is somewhat slower.
 """
@@ -22,6 +25,24 @@ MODES = (("uci", "from micro960.uci import Uci\nengine = Uci(None, hash_kb=%s)\n
          ("xboard", "from micro960.xboard import XBoard\nengine = XBoard(None, hash_kb=%s)\n"
                     "search = engine.search"))
 MOVETIMES = (100, 500, 1000, 2000)
+# What the console's table buys: its engine thinks TABLE_MS on each of these
+# middlegames, with a 16 KB table and with the default one (sized from the heap).
+TABLE_MS = 10000
+TABLE_FENS = ("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+              "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10")
+TABLE_SEARCH = """
+from micro960.console import Console
+from micro960.game import Game
+from micro960.search import Limits
+console = Console(hash_kb=%s)
+engine = console.engine
+for fen in %r:
+    engine.tt.clear()
+    reached = []
+    engine.on_info = lambda depth, *rest: reached.append(depth)
+    engine.think(Game('chess960', fen), Limits(movetime=%d))
+    print('table', engine.tt.kb, 'depth', reached[-1], 'nodes', engine.nodes)
+"""
 # A UCI engine fed lines from the prompt and timed there: the go line is read,
 # searched and answered on the device's clock.
 TIMED_GO = """
@@ -59,7 +80,7 @@ def run_code(pico, code, timeout=1800):
     return [line for line in said if not line.startswith("===")]
 
 
-def run(depth=5, perft_depth=4, movetimes=MOVETIMES, out=print):
+def run(depth=5, perft_depth=4, movetimes=MOVETIMES, table_ms=TABLE_MS, out=print):
     reason = emulator.missing()
     if reason:
         out("micro960 bench --pico: %s" % reason)
@@ -94,4 +115,12 @@ def run(depth=5, perft_depth=4, movetimes=MOVETIMES, out=print):
                 free, kb = [line for line in said if line.startswith("free ")][-1].split()[1:]
                 out("free heap with the %s loaded and a%s %s KB table: %s bytes"
                     % (mode, "" if table else " default", kb, free))
+    for table in (16, None):
+        with emulator.EmulatedPico() as pico:
+            at_prompt(pico)
+            for line in run_code(pico, TABLE_SEARCH % (table, TABLE_FENS, table_ms)):
+                if line.startswith("table"):
+                    words = line.split()
+                    out("console, %s KB table, %d ms a middlegame: depth %s, %d nodes/s"
+                        % (words[1], table_ms, words[3], int(words[5]) * 1000 // table_ms))
     return 0

@@ -123,7 +123,8 @@ def test_bench_pico_measures_on_the_device():
     benchmark, not here: only that each is there and makes sense)."""
     from host_tools import pico_bench
     said = []
-    assert pico_bench.run(depth=2, perft_depth=2, movetimes=(300,), out=said.append) == 0
+    assert pico_bench.run(depth=2, perft_depth=2, movetimes=(300,), table_ms=300,
+                          out=said.append) == 0
     text = "\n".join(said)
     total = re.search(r"search total nodes (\d+) ms (\d+) nps (\d+) heap (\d+) stack (\d+)", text)
     assert total and int(total.group(1)) > 0 and int(total.group(5)) > 0, text
@@ -132,6 +133,8 @@ def test_bench_pico_measures_on_the_device():
     assert go and 200 <= int(go.group(1)) <= 400, text
     assert len(re.findall(r"free heap with the \w+ loaded and a (default )?\d+ KB table: \d+ bytes",
                           text)) == 6, text
+    assert len(re.findall(r"console, \d+ KB table, 300 ms a middlegame: depth \d+, \d+ nodes/s",
+                          text)) == 4, text
     assert "no flash-cache stalls" in text
 
 
