@@ -119,3 +119,25 @@ def test_play_help_lists_every_option_and_sp_takes_two_set_ups(tmp_path):
     bad = subprocess.run(play + ["--rules", "shuffle", "--sp", "549"], text=True,
                          capture_output=True, cwd=REPO, env=env, timeout=60)
     assert bad.returncode == 2 and "shuffle set-ups run from 0 to 17" in bad.stdout
+
+
+@pytest.mark.parametrize("runtime", ("cpython", "micropython"))
+def test_a_game_on_a_clock_is_archived_with_its_clocks_for_python_chess(runtime, tmp_path):
+    """The PGN of a game on a clock carries TimeControl and each move's %clk,
+    as python-chess reads them; a power cut between runs keeps the clocks."""
+    import chess.pgn
+    env = {"MICRO960_GAMES": str(tmp_path), "PATH": "/usr/bin:/bin"}
+    play = [sys.executable, "-m", "host_tools", "play", "--runtime", runtime, "--color", "both",
+            "--sp", "518"]
+    subprocess.run(play, input="clock 3+2\nf3\ne5\nquit\n", text=True, capture_output=True,
+                   cwd=REPO, env=env, timeout=120, check=True)
+    result = subprocess.run(play, input="g4\nQh4#\nquit\n", text=True, capture_output=True,
+                            cwd=REPO, env=env, timeout=120, check=True)
+    assert "Clock 3+2: White 3:0" in result.stdout, result.stdout[-2000:]
+    game = chess.pgn.read_game(open(tmp_path / "games.pgn"))
+    assert game.headers["TimeControl"] == "180+2" and game.headers["Result"] == "0-1"
+    clocks = [node.clock() for node in game.mainline()]
+    assert [str(move) for move in game.mainline_moves()] == ["f2f3", "e7e5", "g2g4", "d8h4"]
+    # Each move took well under a second and earned its 2 s: 3:02 left, or 3:01.
+    assert all(180 < clock <= 182 for clock in clocks[:2]) and all(
+        180 < clock <= 184 for clock in clocks[2:]), clocks

@@ -5,7 +5,7 @@ game stays exactly as it was. The board is drawn in ASCII, which every
 terminal shows; `unicode` draws chess symbols and `color` paints the squares
 with ANSI escape codes, the last move's two squares highlighted.
 """
-from .compat import release
+from .compat import release, ticks_ms
 from .game import Game, UNDECIDED
 from .lines import CONSOLE_LIMIT
 from .notation import parse_move, san, san_line, side_name
@@ -54,6 +54,7 @@ class Console:
         self.draw_offer = None  # (side, plies) of a draw offered by a person
         self.setup = None  # a console_setup.SetUpPhase while the players place their pieces
         self.engine_score = None  # the engine's last score, for its side
+        self.now = ticks_ms  # the clocks' time (ms)
         self.forget()
 
     # ---------------------------------------------------------------- input
@@ -69,6 +70,9 @@ class Console:
             return
         command = words[0].lower()
         handler = COMMANDS.get(command)
+        if self._check_flag() and not handler:
+            self.keep()  # a move that came after the flag fell: the game is over
+            return
         try:
             if self.setup and not self.setup.takes(command):
                 self.setup.place(line.strip())
@@ -120,10 +124,31 @@ class Console:
         self.game = saved
         self.kept = saved.save_text()
         self._take_settings(saved.settings)
+        if saved.clock:
+            saved.clock.now = self.now
+        self._start_clock()
         plies = len(saved.moves)
         self.out("Resuming your saved game (%d move%s played); type new for a new game."
                  % (plies, "" if plies == 1 else "s"))
         return True
+
+    def _check_flag(self):
+        """End the game (True) if the side to move has run out of time."""
+        game = self.game
+        clock = game.clock
+        if clock and clock.running and game.result() == UNDECIDED and \
+                clock.remaining(clock.running) <= 0:
+            game.flag(clock.running)
+            clock.stop()
+            self.announce()
+            return True
+        return False
+
+    def _start_clock(self):
+        """The side to move's clock runs (unless the game is over)."""
+        game = self.game
+        if game.clock and game.result() == UNDECIDED:
+            game.clock.start(game.pos.side)
 
     def _not_over(self):
         game = self.game
@@ -167,7 +192,7 @@ class Console:
         if game.pos.side != self.engine_side or game.result() != UNDECIDED:
             return
         try:
-            move, self.engine_score = self.engine.think(game, self.limits)
+            move, self.engine_score = self.engine.think(game, self._limits())
         except KeyboardInterrupt:
             # Ctrl-C stops the search, not the program: the engine plays the
             # best move it has (the moves it was trying are taken back first).
@@ -199,13 +224,31 @@ class Console:
             return False
         return True
 
+    def _limits(self):
+        """The engine's limits: from its clock if there is one, else `time`."""
+        clock = self.game.clock
+        if not clock:
+            return self.limits
+        wtime, btime, winc, binc, togo = clock.limits(self.game.pos.side)
+        return Limits(wtime=wtime, btime=btime, winc=winc, binc=binc, movestogo=togo)
+
     def _played(self, move, moves, who=""):
-        """Say the move, remember how it reads for the board, and play it."""
+        """Say the move, remember how it reads for the board, and play it;
+        on a clock, only if the mover's time has not run out."""
         game = self.game
+        clock = game.clock
+        side = game.pos.side
+        if clock and clock.remaining(side) <= 0:
+            game.flag(side)
+            clock.stop()
+            return
         text = move_text(game.pos, move, moves)
         self.out(who + text)
         game.push(move)
         self.last_move = (game, len(game.moves), text)
+        if clock:
+            clock.punch(side)
+            self._start_clock()
 
     def last_move_text(self):
         """The last move as `12...Nf6`, or None before the first move."""
@@ -223,10 +266,13 @@ class Console:
         return known[2]
 
     def _thinking(self, depth, seldepth, score, nodes, ms, pv):
-        """One line per finished search depth: depth, score, nodes, time, best line."""
-        self.out("  depth %d  %s  %d nodes  %d.%d s  %s" % (
+        """One line per finished search depth: depth, score, nodes, time, best
+        line, and on a clock the time the engine has left."""
+        clock = self.game.clock
+        self.out("  depth %d  %s  %d nodes  %d.%d s  %s%s" % (
             depth, _score_text(score), nodes, ms // 1000, ms % 1000 // 100,
-            " ".join(san_line(self.game.pos, pv))))
+            " ".join(san_line(self.game.pos, pv)),
+            "  (clock %s)" % clock.left_text(self.game.pos.side) if clock else ""))
 
     def announce(self):
         game = self.game
@@ -278,8 +324,7 @@ class Console:
         elif word != "random" or len(args) > 1:
             numbers = setup_numbers(rules, args)
         game = Game(rules, fen, *numbers)  # raises before the old game is touched
-        self.game = game
-        self.draw_offer = self.setup = None  # a new game ends a set-up phase
+        self._begin(game)
         self.out("New %s game. %s" % (rules.name, setup_text(game)))
         self.show_board()
         self.announce()
@@ -287,10 +332,35 @@ class Console:
     def cmd_rules(self, args):
         if len(args) != 1:
             raise ValueError("rules needs one of: " + " ".join(NAMES))
-        self.game = Game(Rules(args[0].lower()))  # raises before the old game is touched
-        self.draw_offer = self.setup = None
+        self._begin(Game(Rules(args[0].lower())))  # raises before the old game is touched
         self.out("Rules: %s. %s" % (self.game.rules.name, setup_text(self.game)))
         self.show_board()
+
+    def _begin(self, game):
+        """Play `game` from now on, on a clock like the last game's if it had one."""
+        old = self.game.clock
+        if old:
+            from .clock import Clock
+            game.clock = Clock(old.control, 0, game.pos.side, self.now)
+        self.game = game
+        self.draw_offer = self.setup = None  # a new game ends a set-up phase
+        self._start_clock()
+
+    def cmd_clock(self, args):
+        """`clock 15+10` (or 5, or 40/90+30) puts the game on a clock, full time
+        for both; `clock off` takes it off; `clock` shows it."""
+        game = self.game
+        if args and args[0].lower() == "off" and len(args) == 1:
+            game.clock = None
+        elif len(args) == 1:
+            from .clock import Clock
+            game.clock = Clock(args[0], len(game.moves), game.pos.side, self.now)
+            self._start_clock()
+        elif args:
+            raise ValueError("clock takes one time control (15+10, 5, 40/90+30) or off")
+        self.out(game.clock.line() if game.clock else
+                 "No clock: the engine thinks %s seconds a move." %
+                 _seconds_text(self.limits.movetime))
 
     def cmd_board(self, args):
         self.show_board()
@@ -339,6 +409,7 @@ class Console:
             self.out("Took back two moves.")
         else:
             self.out("Took back a move.")
+        self._start_clock()  # each side has the time it had then
         self.show_board()
 
     def cmd_white(self, args):
@@ -391,6 +462,8 @@ class Console:
             if not 100 <= ms <= 3600000:
                 raise ValueError("the engine thinks 0.1 to 3600 seconds a move")
             self.limits = Limits(movetime=ms)
+            if not quiet:
+                self.game.clock = None  # a time a move instead of a clock
         if not quiet:
             self.out("The engine thinks %s seconds a move." % _seconds_text(self.limits.movetime))
 
@@ -461,6 +534,8 @@ class Console:
         for line in board_lines(self.game, self.unicode, self.flipped, self.color,
                                 self.last_move_text()):
             self.out(line)
+        if self.game.clock:
+            self.out(self.game.clock.line())
 
 
 COMMANDS = {
@@ -473,6 +548,7 @@ COMMANDS = {
     "white": Console.cmd_white, "black": Console.cmd_black, "both": Console.cmd_both,
     "go": Console.cmd_go, "hint": Console.cmd_hint, "level": Console.cmd_level,
     "time": Console.cmd_time, "color": Console.cmd_color, "colour": Console.cmd_color,
+    "clock": Console.cmd_clock,
 }
 
 

@@ -24,7 +24,10 @@ Commands, each with an example:
   go                  the engine plays the side to move now (and keeps it)
   hint                the engine suggests a move
   level 10            engine strength 0-20 (20 = full strength)
-  time 5              seconds the engine thinks per move
+  time 5              seconds the engine thinks per move (and no clock)
+  clock 15+10         play on a clock: 15 minutes each, 10 s added a move
+                      (clock 5: 5 minutes each; clock 40/90+30: 90 minutes
+                      every 40 moves; clock off; clock alone shows it)
   moves               list the legal moves
   undo                take back your last move (and the engine's reply)
   draw                claim a draw (fifty-move rule, threefold repetition),

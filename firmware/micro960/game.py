@@ -21,6 +21,7 @@ UNDECIDED = "*"
 
 class Game(History):
     settings = ""  # how the game is played (the console's side, level, time), saved with it
+    clock = None  # a clock.Clock when the game is played on a clock
 
     def new(self, fen=None, number=None, black_number=None):
         """Start again from a FEN, a set-up number, or a random set-up."""
@@ -48,6 +49,8 @@ class Game(History):
             raise ValueError("no move to take back")
         self.ended = None
         self.truncate(len(self.moves) - 1)
+        if self.clock:
+            self.clock.undo(len(self.moves))
 
     # ------------------------------------------------------------- results
 
@@ -131,6 +134,16 @@ class Game(History):
         self.ended = (BLACK_WINS if loser == WHITE else WHITE_WINS,
                       side_name(loser) + " resigns")
 
+    def flag(self, side):
+        """`side`'s time ran out: it loses, unless the other side cannot mate at all."""
+        other = side ^ 24
+        if can_mate(self.pos, other):
+            self.ended = (BLACK_WINS if side == WHITE else WHITE_WINS,
+                          side_name(side) + " lost on time")
+        else:
+            self.ended = (DRAW, "%s's time ran out, but %s cannot mate"
+                          % (side_name(side), side_name(other)))
+
     def agree_draw(self):
         if self.outcome():
             raise ValueError("the game is over: " + self.reason())
@@ -165,6 +178,8 @@ class Game(History):
             lines.append("ended %s %s" % self.ended)
         if self.settings:
             lines.append("settings " + self.settings)
+        if self.clock:
+            lines.append("clock " + self.clock.save_text())
         return "\n".join(lines) + "\n"
 
 
@@ -186,7 +201,28 @@ def load_game(text):
         result, _, reason = fields["ended"].partition(" ")
         game.ended = (result, reason)
     game.settings = fields.get("settings", "")
+    if "clock" in fields:
+        from .clock import load_clock
+        game.clock = load_clock(fields["clock"])
     return game
+
+
+def can_mate(pos, side):
+    """Could `side` mate by some series of legal moves? Not with a bare king,
+    nor with one knight or bishop against a bare king."""
+    minors = 0
+    others = False  # the other side has more than its king
+    for sq in range(21, 99):
+        p = pos.board[sq]
+        if p == 0 or p == OFF or p & 7 == KING:
+            continue
+        if p & 24 != side:
+            others = True
+        elif p & 7 in (KNIGHT, BISHOP):
+            minors += 1
+        else:
+            return True  # a pawn, rook or queen
+    return minors >= 2 or minors == 1 and others
 
 
 def dead_position(pos):

@@ -39,6 +39,8 @@ def game_pgn(game, tags=None):
     if game.start_fen.split()[:4] != start_fen("RNBQKBNR").split()[:4] or "Variant" in values:
         values["SetUp"] = "1"
         values["FEN"] = game.start_fen
+    if game.clock and "TimeControl" not in values:
+        values["TimeControl"] = game.clock.time_control_tag()
     for name in ("Variant", "SetUp", "FEN"):
         if name in values:
             lines.append('[%s "%s"]' % (name, _escape(values.pop(name))))
@@ -54,6 +56,7 @@ def _escape(value):
 
 
 def _movetext(game):
+    clock = game.clock
     words = []
     number = int(game.start_fen.split()[5])
     white_first = game.start_fen.split()[1] == "w"
@@ -61,9 +64,13 @@ def _movetext(game):
         white = (i % 2 == 0) == white_first
         if white:
             words.append("%d." % number)
-        elif i == 0:
+        elif i == 0 or words[-1].endswith("}"):  # after a comment, Black's move is numbered
             words.append("%d..." % number)
         words.append(text)
+        if clock and 0 <= i - clock.first < len(clock.marks):
+            seconds = max(0, clock.marks[i - clock.first]) // 1000
+            words.append("{[%%clk %d:%02d:%02d]}" % (seconds // 3600, seconds // 60 % 60,
+                                                     seconds % 60))
         if not white:
             number += 1
     words.append(game.result())
