@@ -153,7 +153,11 @@ def test_board_files_load_and_keep_their_pins_apart():
         assert config.MODE == "console" and (config.HASH_KB is None or config.HASH_KB >= 16)
         pins = []
         for key in dir(config):
-            if key.endswith("_PIN") or key.endswith("_PINS"):
+            if key.startswith("DISPLAY_") and key.endswith("_PIN"):
+                # The display shares the expanders' I2C bus: the same two pins.
+                assert getattr(config, key) == getattr(config, "MCP23017" + key[7:]), key
+                assert config.DISPLAY_I2C == config.MCP23017_I2C
+            elif key.endswith("_PIN") or key.endswith("_PINS"):
                 value = getattr(config, key)
                 pins += list(value) if isinstance(value, tuple) else [value]
         if name == "host":

@@ -391,6 +391,38 @@ def test_the_device_loop_with_game_and_engine_fits_the_console_heap_on_micropyth
     assert result.stdout.strip() == "e4 move 2 True", result.stdout
 
 
+DISPLAYED_GAME_ON_MICROPYTHON = BOARD_SCRIPT.replace("from fake_hardware import ",
+                                                    "from fake_hardware import FakeSSD1306, ") + r'''
+Wiring.DISPLAY_DRIVER = "ssd1306"
+Wiring.DISPLAY_I2C = 1
+Wiring.DISPLAY_SDA_PIN = 26
+Wiring.DISPLAY_SCL_PIN = 27
+oled = machine.i2c_devices[0x3C] = FakeSSD1306()
+said = []
+board = sensorboard.build(Config(Wiring), machine, neopixel, out=said.append)
+''' + E2_E4 + r'''
+def pawn_on(file, rank):  # any lit pixel on the square, other than its background
+    x, y = file * 8, (7 - rank) * 8
+    return len(set(oled.pixel(x + i %% 8, y + i // 8) for i in range(64))) == 2
+shown = oled.shows
+board.typed("eval")
+board.step()
+print(oled.on, shown, oled.shows, pawn_on(4, 3), pawn_on(4, 1), said[-1])
+'''
+
+
+def test_the_device_loop_draws_the_game_on_its_display_on_micropython():
+    """With DISPLAY_DRIVER = "ssd1306", the loop draws the game on the OLED
+    (a fake SSD1306 on I2C1) at the start, after the player's move (e4, off
+    e2), and again when `eval` asks for the evaluation."""
+    firmware, fakes = mpy_paths()
+    code = DISPLAYED_GAME_ON_MICROPYTHON % {"firmware": firmware, "fakes": fakes, "start": START}
+    result = runtime.run_micropython(code, heap="192K", timeout=120)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert result.stdout.strip() == "True 2 3 True False the display shows the evaluation", \
+        result.stdout
+
+
 def test_doctests():
     for module in (debounce, occupancy, scanner, sensorboard):
         assert doctest.testmod(module).failed == 0, module.__name__

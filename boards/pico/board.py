@@ -78,3 +78,15 @@ STATUS_LED_PIN = 25  # the Pico's own green LED
 SHIFT595_DATA_PIN = 0    # DS (SER) of the rank 1 register
 SHIFT595_CLOCK_PIN = 1   # SHCP (SRCLK) of all eight
 SHIFT595_LATCH_PIN = 21  # STCP (RCLK) of all eight
+
+# --------------------------------------------------------------------- display
+# An SSD1306 128x64 OLED on I2C (VCC to 3.3 V): the position, the last move,
+# whose turn it is and the result, for a board without a PC; type eval on
+# the serial console to add the engine's evaluation. It shares I2C1 with
+# the MCP23017 expanders (its address is 0x3C, theirs 0x20-0x23). None: no
+# display; a display that does not answer is left out with a warning.
+DISPLAY_DRIVER = None    # "ssd1306"
+DISPLAY_I2C = 1
+DISPLAY_SDA_PIN = 26     # GP26 = I2C1 SDA, as MCP23017_SDA_PIN
+DISPLAY_SCL_PIN = 27     # GP27 = I2C1 SCL, as MCP23017_SCL_PIN
+DISPLAY_ADDRESS = 0x3C

@@ -35,6 +35,10 @@ DEFAULTS = {
     "MCP23017_I2C": 0,
     "MCP23017_FREQ": 400000,
     "MCP23017_ADDRESSES": None,
+    "DISPLAY_DRIVER": None,  # "ssd1306" (128x64 OLED on I2C) or None
+    "DISPLAY_I2C": 0,
+    "DISPLAY_ADDRESS": 0x3C,
+    "DISPLAY_FREQ": 400000,
     "LED_BRIGHTNESS": 40,  # ws2812: 0-255
     "LED_SERPENTINE": False,  # ws2812: the chain runs back and forth, rank by rank
     "LED595_ACTIVE_LOW": False,
@@ -47,6 +51,7 @@ DEFAULTS = {
 
 SENSOR_DRIVERS = (None, "matrix", "shift165", "mcp23017")
 LED_DRIVERS = (None, "ws2812", "shift595")
+DISPLAY_DRIVERS = (None, "ssd1306")
 
 
 class Config:
@@ -73,6 +78,9 @@ class Config:
         if self.SENSOR_DRIVER not in SENSOR_DRIVERS:
             raise ValueError("board.py: SENSOR_DRIVER must be one of %s or None, not %r"
                              % (", ".join(SENSOR_DRIVERS[1:]), self.SENSOR_DRIVER))
+        if self.DISPLAY_DRIVER not in DISPLAY_DRIVERS:
+            raise ValueError("board.py: DISPLAY_DRIVER must be \"ssd1306\" or None, not %r"
+                             % (self.DISPLAY_DRIVER,))
         if self.LED_DRIVER not in LED_DRIVERS:
             raise ValueError("board.py: LED_DRIVER must be one of %s or None, not %r"
                              % (", ".join(LED_DRIVERS[1:]), self.LED_DRIVER))

@@ -61,6 +61,8 @@ class EBoardGame:
         self.leds = ("off", 0)
         self.last_event = ticks_ms()
         self.announced = False
+        self.last = None  # the last move in SAN, for a display
+        self.score = None  # the engine's last evaluation, for its own side
         board = self.board = EBoard(self.game, occupied)
         board.on_move = self._moved
         board.on_undo = self._taken_back
@@ -145,7 +147,7 @@ class EBoardGame:
             return 0
         from .search import Limits
         limits = Limits(depth=self.depth) if self.depth else Limits(movetime=self.think_ms)
-        move, _ = self.search.think(self.game, limits)
+        move, self.score = self.search.think(self.game, limits)
         if move:
             self.expected = self.board.wanted = move
             self._show()
@@ -171,12 +173,14 @@ class EBoardGame:
         return self.engine_to_move()
 
     def _moved(self, move, text):
+        self.last = text
         self.expected = self.board.wanted = 0
         self.out("move " + text)
         self.announced = False
         self._announce()
 
     def _taken_back(self, move):
+        self.last = None
         self.expected = self.board.wanted = 0
         self.announced = False
         self.out("takeback " + san(self.game.pos, move))

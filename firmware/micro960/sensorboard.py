@@ -57,6 +57,23 @@ def make_leds(config, machine=None, neopixel=None):
     return NoLeds()
 
 
+def make_display(config, machine, out=print):
+    """The display DISPLAY_DRIVER names, or None (also, with a warning, when
+    it does not answer: the game goes on without it)."""
+    if config.DISPLAY_DRIVER is None:
+        return None
+    try:
+        from .display import Display  # needs framebuf, which every board's MicroPython has
+        from .ssd1306 import SSD1306
+        i2c = machine.I2C(config.DISPLAY_I2C, sda=machine.Pin(config.DISPLAY_SDA_PIN),
+                          scl=machine.Pin(config.DISPLAY_SCL_PIN), freq=config.DISPLAY_FREQ)
+        return Display(SSD1306(i2c, config.DISPLAY_ADDRESS))
+    except (OSError, ImportError) as e:
+        out("warning: no display at I2C address 0x%02X (%s); playing without it"
+            % (config.DISPLAY_ADDRESS, e))
+        return None
+
+
 class NoLeds:
     """A board without LEDs: the instructions go nowhere (the game also
     prints them)."""
@@ -97,8 +114,11 @@ class SensorBoard:
     """Carries sensor events to `game` and its LED instructions to `leds`."""
 
     def __init__(self, game, scanner, leds, machine=None, period_ms=10, button=None, out=print,
-                 lines=None):
+                 lines=None, display=None):
         self.game = game
+        self.display = display  # a display.Display, or None
+        self.drawn = None  # what the display shows: (plies, result, evaluation)
+        self.evaluation = False  # the display shows the engine's evaluation (typed: eval)
         self.scanner = scanner
         self.leds = leds
         self.machine = machine
@@ -142,11 +162,28 @@ class SensorBoard:
             count += 1
 
     def show(self):
-        """Show the game's LED instruction if it changed."""
+        """Show the game's LED instruction, and the display, if they changed."""
         leds = self.game.leds
         if leds != self.shown:
             self.leds.show(leds[0], leds[1])
             self.shown = leds
+        if self.display is not None:
+            self.draw()
+
+    def draw(self):
+        game = self.game
+        score = getattr(game, "score", None)
+        if not self.evaluation or score is None:
+            score = None
+        elif game.engine_side != 8:
+            score = -score  # the engine's own view, turned to White's
+        drawn = (len(game.game.moves), game.game.result(), score)
+        if drawn != self.drawn:
+            self.drawn = drawn
+            try:
+                self.display.show(game.game, game.last, None, score)
+            except OSError as e:  # a loose wire: the game goes on, the next change tries again
+                self.out("warning: the display did not answer (%s)" % e)
 
     def step(self):
         """One turn of the loop: events in, LEDs out, the engine's move."""
@@ -171,13 +208,18 @@ class SensorBoard:
         self.out("promotion: %s" % PIECE_NAMES[piece])
 
     def typed(self, line):
-        """A line from the console: a promotion piece, or a hint."""
+        """A line from the console: a promotion piece, eval, or a hint."""
         word = line.strip().lower()
         for letter in PIECE_NAMES:
             if word in (letter, PIECE_NAMES[letter]):
                 return self.choose(letter)
-        if word:
-            self.out("type q, r, b or n to choose the next promotion; play on the board")
+        if word == "eval" and self.display is not None:
+            self.evaluation = not self.evaluation
+            self.out("the display %s the evaluation" % ("shows" if self.evaluation else
+                                                        "hides"))
+        elif word:
+            self.out("type q, r, b or n to choose the next promotion%s; play on the board"
+                     % (", eval to show the evaluation" if self.display else ""))
 
     def _plies(self):
         game = getattr(self.game, "game", None)  # the Game behind the EBoardGame
@@ -223,7 +265,8 @@ def build(config, machine=None, neopixel=None, game=None, out=print, lines=None)
                           level=config.EBOARD_LEVEL, hash_kb=config.HASH_KB, out=out,
                           think_ms=config.EBOARD_THINK_MS, occupied=scanner.occupancy(),
                           setup=getattr(config, "EBOARD_SETUP", False))
-    return SensorBoard(game, scanner, leds, machine, config.SCAN_PERIOD_MS, button, out, lines)
+    return SensorBoard(game, scanner, leds, machine, config.SCAN_PERIOD_MS, button, out, lines,
+                       make_display(config, machine, out))
 
 
 def main(config, lines=None):

@@ -156,6 +156,9 @@ class FakeI2C:
         for i in range(len(data)):
             device.write(register + i, data[i])
 
+    def writeto(self, address, data):
+        self._device(address).transfer(bytes(data))
+
     def readfrom_mem_into(self, address, register, buffer):
         device = self._device(address)
         for i in range(len(buffer)):
@@ -168,6 +171,55 @@ class FakeI2C:
 
     def scan(self):
         return sorted(self.devices)
+
+
+class FakeSSD1306:
+    """The memory of an SSD1306 OLED as its I2C writes fill it: commands set
+    the column and page window (horizontal addressing), data fills it."""
+
+    def __init__(self, width=128, height=64):
+        self.width = width
+        self.memory = bytearray(width * height // 8)
+        self.commands = []  # every command byte, in order
+        self.window = (0, width - 1, 0, height // 8 - 1)
+        self.at = (0, 0)  # column, page
+        self.on = False
+        self.shows = 0  # whole pictures sent
+
+    def transfer(self, data):
+        if data[0] == 0x00:
+            self._command(list(data[1:]))
+        elif data[0] == 0x40:
+            for byte in data[1:]:
+                self._data(byte)
+        else:
+            raise OSError(5)  # not a control byte this driver sends
+
+    def _command(self, codes):
+        self.commands += codes
+        first, last, top, bottom = self.window
+        if codes[0] == 0x21:
+            self.window = (codes[1], codes[2], top, bottom)
+            self.at = (codes[1], self.at[1])
+        elif codes[0] == 0x22:
+            self.window = (first, last, codes[1], codes[2])
+            self.at = (self.at[0], codes[1])
+            self.shows += 1
+        elif codes[0] in (0xAE, 0xAF):
+            self.on = codes[0] == 0xAF
+
+    def _data(self, byte):
+        column, page = self.at
+        first, last, top, bottom = self.window
+        self.memory[page * self.width + column] = byte
+        column += 1
+        if column > last:
+            column = first
+            page = top if page >= bottom else page + 1
+        self.at = (column, page)
+
+    def pixel(self, x, y):
+        return self.memory[(y >> 3) * self.width + x] >> (y & 7) & 1
 
 
 class FakeMachine:
