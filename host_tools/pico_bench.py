@@ -10,6 +10,8 @@ machine's. It prints:
 - how long `go movetime N` takes from the go line to `bestmove`;
 - the free heap with each mode loaded on a fresh board, with a 16 KB table
   and with the default one sized from the heap (tt.default_kb);
+- the sensor board's scan with the real matrix driver (on emulated GPIO):
+  the time to read the 64 squares, to scan and debounce, and the CPU share;
 - the depth and nodes/s of the console's engine on two middlegames with
   each of those tables.
 
@@ -59,6 +61,30 @@ for ms in %r:
     start = time.ticks_ms()
     engine.handle("go movetime %%d" %% ms)
     print("movetime", ms, time.ticks_diff(time.ticks_ms(), start), said[-1])
+"""
+
+
+# The sensor board's scan with the real matrix driver, on pins pico.mjs
+# wires to a board with the 32 pieces of a start position.
+SCAN = """
+import time
+from micro960 import board
+from micro960.debounce import scans_for
+from micro960.scanner import Scanner
+from micro960.sensor_matrix import MatrixSensor
+config = board.load()
+sensor = MatrixSensor(config)
+scanner = Scanner(sensor, scans_for(config.DEBOUNCE_MS, config.SCAN_PERIOD_MS))
+scanner.prime()
+ranks = bytearray(8)
+start = time.ticks_us()
+for i in range(200):
+    sensor.read_into(ranks)
+read = time.ticks_diff(time.ticks_us(), start) // 200
+start = time.ticks_us()
+for i in range(200):
+    scanner.scan()
+print('scan', read, time.ticks_diff(time.ticks_us(), start) // 200, config.SCAN_PERIOD_MS)
 """
 
 
@@ -115,6 +141,17 @@ def run(depth=5, perft_depth=4, movetimes=MOVETIMES, table_ms=TABLE_MS, out=prin
                 free, kb = [line for line in said if line.startswith("free ")][-1].split()[1:]
                 out("free heap with the %s loaded and a%s %s KB table: %s bytes"
                     % (mode, "" if table else " default", kb, free))
+    from . import flash
+    config = flash.board_config("pico")
+    with emulator.EmulatedPico(matrix=(config.MATRIX_ROW_PINS, config.MATRIX_COL_PINS)) as pico:
+        pico.occupy(0xFFFF00000000FFFF)
+        at_prompt(pico)
+        for line in run_code(pico, SCAN):
+            if line.startswith("scan"):
+                read, whole, period = map(int, line.split()[1:])
+                out("sensor matrix: read in %d us, scanned and debounced in %d us, "
+                    "%.1f%% of the CPU at one scan every %d ms"
+                    % (read, whole, whole / (10 * period), period))
     for table in (16, None):
         with emulator.EmulatedPico() as pico:
             at_prompt(pico)

@@ -135,6 +135,8 @@ def test_bench_pico_measures_on_the_device():
                           text)) == 6, text
     assert len(re.findall(r"console, \d+ KB table, 300 ms a middlegame: depth \d+, \d+ nodes/s",
                           text)) == 4, text
+    scan = re.search(r"sensor matrix: read in (\d+) us, scanned and debounced in (\d+) us", text)
+    assert scan and 0 < int(scan.group(1)) < int(scan.group(2)) < 10000, text
     assert "no flash-cache stalls" in text
 
 
