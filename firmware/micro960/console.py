@@ -445,6 +445,18 @@ class Console:
         move, score = self.engine.think(game, self.limits)
         self.out("Hint: %s (%s)" % (san(game.pos, move), _score_text(score)))
 
+    def cmd_analyze(self, args):
+        """Think about the position on the board, a line for each depth, until
+        Enter is pressed (or to `time`'s limit where nothing can be typed)."""
+        game = self.game
+        self._not_over()
+        if self.input:
+            self.out("Analysing; press Enter to stop.")
+        limits = Limits(infinite=True) if self.input else self.limits
+        move, score = self.engine.think(game, limits)
+        if move:
+            self.out("Best: %s (%s)" % (san(game.pos, move), _score_text(score)))
+
     def cmd_level(self, args):
         if args:
             level = _int(args[0], "level")
@@ -548,7 +560,7 @@ COMMANDS = {
     "white": Console.cmd_white, "black": Console.cmd_black, "both": Console.cmd_both,
     "go": Console.cmd_go, "hint": Console.cmd_hint, "level": Console.cmd_level,
     "time": Console.cmd_time, "color": Console.cmd_color, "colour": Console.cmd_color,
-    "clock": Console.cmd_clock,
+    "clock": Console.cmd_clock, "analyze": Console.cmd_analyze, "analyse": Console.cmd_analyze,
 }
 
 

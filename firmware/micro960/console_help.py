@@ -23,6 +23,9 @@ Commands, each with an example:
   both                two people play; the engine only moves when told to go
   go                  the engine plays the side to move now (and keeps it)
   hint                the engine suggests a move
+  analyze             the engine's line for the position, deeper and deeper,
+                      until you press Enter
+  analyse             the same as analyze
   level 10            engine strength 0-20 (20 = full strength)
   time 5              seconds the engine thinks per move (and no clock)
   clock 15+10         play on a clock: 15 minutes each, 10 s added a move

@@ -36,3 +36,29 @@ def test_time_and_level_show_their_value_alone_and_time_takes_fractions():
     c.handle("level 7")
     c.handle("level")
     assert said[-1] == "Level 7."
+
+
+class Keys:
+    """Typed input as the search polls it: nothing for `wait` polls, then Enter."""
+
+    def __init__(self, wait):
+        self.wait = wait
+
+    def poll(self):
+        self.wait -= 1
+        return "" if self.wait < 0 else None
+
+
+def test_analyze_deepens_until_enter_and_leaves_the_game_as_it_was():
+    c, said = console()
+    c.handle("e4")
+    before = state(c)
+    c.input = Keys(60)  # some 1,000 nodes (the search polls every 16)
+    c.handle("analyze")
+    depths = [line for line in said if line.startswith("  depth ")]
+    assert said[-len(depths) - 2] == "Analysing; press Enter to stop."
+    assert len(depths) >= 3 and said[-1].startswith("Best: "), said[-4:]
+    assert state(c) == before and c.input.wait < 0
+    c.handle("resign")
+    c.handle("analyse")
+    assert said[-1].startswith("error: the game is over")
