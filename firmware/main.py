@@ -85,7 +85,7 @@ def console(lines, first, hash_kb):
         game.handle(line)
         if not game.running:
             break
-        line = lines.readline()
+        line = game.next_line()  # the engine ponders meanwhile
 
 
 main()

@@ -55,6 +55,8 @@ class Console:
         self.setup = None  # a console_setup.SetUpPhase while the players place their pieces
         self.engine_score = None  # the engine's last score, for its side
         self.now = ticks_ms  # the clocks' time (ms)
+        self.pondering = True  # think on the person's time (pondering.py)
+        self.expected = None  # (game, plies, move): the reply the engine expects
         self.forget()
 
     # ---------------------------------------------------------------- input
@@ -99,6 +101,8 @@ class Console:
                                                 self.engine.skill)
         if self.limits.movetime:
             game.settings += " time %d" % self.limits.movetime
+        if not self.pondering:
+            game.settings += " ponder off"
         text = game.save_text()
         if text == self.kept:
             return
@@ -166,6 +170,8 @@ class Console:
                     self.cmd_level([value])
                 elif name == "time":
                     self.cmd_time([str(int(value) / 1000)], quiet=True)
+                elif name == "ponder":
+                    self.pondering = value == "on"
         except ValueError:
             self.out("warning: the saved settings are damaged; some are the defaults")
         self._say_sides()
@@ -200,12 +206,46 @@ class Console:
             moves = game.legal_moves()
             move = self.engine.best if self.engine.best in moves else moves[0] if moves else 0
             self.out("Stopped: the engine plays the best move it has found.")
-        if not move:
-            return
+        if move:
+            self.answer(move)
+
+    def answer(self, move):
+        """Play the engine's move, and remember the reply it expects."""
+        game = self.game
+        line = self.engine.pv(move, 2)
         self._played(move, None, "micro960 plays ")
+        self.expected = (game, len(game.moves), line[1]) if len(line) == 2 else None
         self.keep()
         self.show_board()
         self.announce()
+
+    def next_line(self):
+        """The next line typed; meanwhile the engine ponders, where it may."""
+        while self._may_ponder():
+            from .pondering import ponder
+            line = ponder(self)
+            if line is not None:
+                return line
+        return self.input.readline()
+
+    def _may_ponder(self):
+        game = self.game
+        expected = self.expected
+        return (self.pondering and self.engine.skill >= 10 and self.input is not None
+                and self.running and not self.setup and expected is not None
+                and expected[0] is game and expected[1] == len(game.moves)
+                and game.pos.side != self.engine_side and game.result() == UNDECIDED)
+
+    def taken(self, side, text):
+        """`side`'s move, played while the engine pondered on it (the game has
+        it already): say it and start the engine's clock. It is saved with the
+        engine's answer: game.pos is the search's until then."""
+        game = self.game
+        self.out(text)
+        self.last_move = (game, len(game.moves), text)
+        if game.clock:
+            game.clock.punch(side)
+            game.clock.start(side ^ BOTH_SIDES)
 
     def _typed_while_thinking(self):
         """Polled by the search: True makes the engine move now (Enter or
@@ -442,6 +482,9 @@ class Console:
         game = self.game
         if game.result() != UNDECIDED:
             raise ValueError("the game is over (%s); type new" % game.reason())
+        if self._may_ponder():  # the reply it expects: no need to think again
+            self.out("Hint: %s (micro960 expects it)" % san(game.pos, self.expected[2]))
+            return
         move, score = self.engine.think(game, self.limits)
         self.out("Hint: %s (%s)" % (san(game.pos, move), _score_text(score)))
 
@@ -456,6 +499,17 @@ class Console:
         move, score = self.engine.think(game, limits)
         if move:
             self.out("Best: %s (%s)" % (san(game.pos, move), _score_text(score)))
+
+    def cmd_ponder(self, args):
+        """`ponder on` (the default) lets the engine think on your time, at
+        level 10 and up; `ponder off` stops it; `ponder` alone shows it."""
+        if args:
+            if args[0].lower() not in ("on", "off") or len(args) > 1:
+                raise ValueError("ponder takes on or off, not %r" % " ".join(args))
+            self.pondering = args[0].lower() == "on"
+        self.out("The engine %s on your time%s." % (
+            "thinks" if self.pondering else "does not think",
+            " (at level 10 and up)" if self.pondering and self.engine.skill < 10 else ""))
 
     def cmd_level(self, args):
         if args:
@@ -560,7 +614,7 @@ COMMANDS = {
     "white": Console.cmd_white, "black": Console.cmd_black, "both": Console.cmd_both,
     "go": Console.cmd_go, "hint": Console.cmd_hint, "level": Console.cmd_level,
     "time": Console.cmd_time, "color": Console.cmd_color, "colour": Console.cmd_color,
-    "clock": Console.cmd_clock, "analyze": Console.cmd_analyze, "analyse": Console.cmd_analyze,
+    "clock": Console.cmd_clock, "ponder": Console.cmd_ponder, "analyze": Console.cmd_analyze, "analyse": Console.cmd_analyze,
 }
 
 

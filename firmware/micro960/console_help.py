@@ -27,6 +27,8 @@ Commands, each with an example:
                       until you press Enter
   analyse             the same as analyze
   level 10            engine strength 0-20 (20 = full strength)
+  ponder off          the engine stops thinking on your time (ponder on: it
+                      does, at level 10 and up, the default)
   time 5              seconds the engine thinks per move (and no clock)
   clock 15+10         play on a clock: 15 minutes each, 10 s added a move
                       (clock 5: 5 minutes each; clock 40/90+30: 90 minutes

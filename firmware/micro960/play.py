@@ -70,7 +70,7 @@ def main(argv=None):
     console.show_board()
     console.reply()
     while console.running:
-        line = lines.readline()
+        line = console.next_line()  # the engine ponders meanwhile
         if line is None:
             break
         console.handle(line)

@@ -1,0 +1,88 @@
+"""Thinking on the person's time: the console ponders while a person thinks.
+
+After its move the engine knows the reply it expects (the second move of
+its line). While the person thinks, it plays that reply on the board and
+searches its own answer, polling the input as it does when it thinks on
+its own time:
+
+- the person plays the expected move (a hit): the move is taken at once,
+  the search goes on with what it has found, and its time (its clock, or
+  `time`) starts only now; its thinking lines show from then on, as they
+  do when it thinks on its own time (before, it is quiet);
+- the person types anything else (a miss, or a command): the expected move
+  is taken back and the line is handled as always, the search's findings
+  kept in the table;
+- the search ends by itself (it saw to the end): the expected move is taken
+  back and the console waits for the line as usual.
+
+The console does this only where someone types (Console.input), for the
+side the engine does not play, at level 10 and up, with `ponder on`.
+
+    line = ponder(console)   # the line that stopped it, or None after a hit
+"""
+from .console import move_text
+from .notation import san
+from .search import Limits
+from .ucimove import uci_text
+
+
+def ponder(console):
+    game = console.game
+    expected = console.expected[2]
+    pos = game.pos
+    texts = _texts(pos, expected, game.rules.uci_chess960)
+    said = move_text(pos, expected)
+    person = pos.side  # (while the search runs, game.pos is wherever it has got to)
+    plies = len(game.moves)
+    game.push(expected)  # the search needs the position after it
+    limits = Limits(ponder=True, movetime=console.limits.movetime, nodes=console.limits.nodes)
+    heard = []  # the line that came, and whether it was the expected move
+
+    def poll():
+        if heard:  # the hit was heard: back to the usual polling
+            return console._typed_while_thinking()
+        line = console.input.poll()
+        if line is None:
+            return False
+        clock = game.clock
+        hit = line.strip() in texts and not (clock and clock.remaining(clock.running) <= 0)
+        heard.append((line, hit))
+        if not hit:  # (a move after the flag fell goes the usual way: the flag is seen)
+            return True
+        console.taken(person, said)
+        engine.on_info = told  # its thinking shows from now on, as on its own time
+        if game.clock:
+            wtime, btime, winc, binc, togo = game.clock.limits(person ^ 24)
+            limits.wtime, limits.btime, limits.winc, limits.binc = wtime, btime, winc, binc
+            limits.movestogo = togo
+            limits.movetime = 0
+        console.engine.ponderhit()
+        return False
+
+    engine = console.engine
+    usual, told = engine.poll, engine.on_info
+    engine.poll = poll
+    engine.on_info = None  # quiet while the person thinks
+    try:
+        move, score = engine.think(game, limits)
+    except KeyboardInterrupt:  # Ctrl-C on a PC: the game as it was, then as usual
+        game.rebuild()
+        game.truncate(plies)
+        raise
+    finally:
+        engine.poll, engine.on_info = usual, told
+    if heard and heard[0][1]:  # a hit: the engine's move
+        console.engine_score = score
+        console.answer(move)
+        return None
+    game.truncate(plies)  # take the expected move back
+    return heard[0][0] if heard else console.input.readline()
+
+
+def _texts(pos, move, chess960):
+    """The ways a person may type `move`: SAN with and without its check
+    sign, and UCI (e2e4; castling both ways)."""
+    text = san(pos, move)
+    texts = [text, text.rstrip("+#"), uci_text(pos, move, chess960),
+             uci_text(pos, move, not chess960)]
+    return texts
