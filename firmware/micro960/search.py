@@ -182,7 +182,10 @@ class Search:
             cap = 400 * (self.skill + 1) * (self.skill + 1)
             self.node_limit = min(self.node_limit, cap) if self.node_limit else cap
         self.soft = self.hard = 0
-        if limits.infinite or limits.ponder:
+        if limits.ponder:
+            self.node_limit = 0  # the opponent's time is free; ponderhit() sets it
+            return
+        if limits.infinite:
             return
         if limits.movetime:
             # All of the time given: no soft limit to stop between iterations.
@@ -198,10 +201,12 @@ class Search:
         self.hard = max(1, min(self.soft * 4, left * 3 // 4))
 
     def ponderhit(self):
-        """The move pondered on was played: the time limits start now."""
+        """The move pondered on was played: the time and node limits start now."""
         self.limits.ponder = False
         self.start = ticks_ms()
         self._budget(self.limits, self.root_side)
+        if self.node_limit:
+            self.node_limit += self.nodes
 
     def _enough_time(self):
         """Another iteration would likely not finish within the soft limit."""

@@ -46,10 +46,14 @@ def test_a_hit_is_played_at_once_and_the_engine_answers_on_from_its_search():
     expected = c.expected[2]
     from micro960.notation import san
     text = san(c.game.pos, expected)
-    c.input = Typed((20, text), (5000, "quit"))  # quit: read once the search has ended
+    c.input = Typed((20, text), (300, "quit"))  # 3,000 nodes after the hit; then quit
+    answered = []  # the nodes of the search each answer came from
+    answer = c.answer
+    c.answer = lambda move: answered.append(c.engine.nodes) or answer(move)
     before = len(said)
     line = c.next_line()  # the hit; then the next ponder, and quit
     assert line == "quit"
+    assert 3300 < answered[0] < 3500  # some 320 nodes before the hit, then 3,000
     assert c.game.moves[2] == expected and len(c.game.moves) == 4
     assert said[before] == "2. " + text, said[before:before + 3]  # taken at once
     assert any(line.startswith("micro960 plays 2...") for line in said[before:])
@@ -96,7 +100,7 @@ def test_on_a_clock_a_hit_stops_the_persons_clock_when_it_comes():
     from micro960.notation import san
     text = san(c.game.pos, c.expected[2])
     time[0] += 7000  # White thinks 7 s, while the engine ponders
-    c.input = Typed((10, text), (5000, "quit"))
+    c.input = Typed((10, text), (300, "quit"))
     assert c.next_line() == "quit"
     clock = c.game.clock
     assert clock.marks[0] == 293000 and len(clock.marks) >= 2  # White's 7 s; then Black moved
