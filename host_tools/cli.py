@@ -77,6 +77,10 @@ def build_parser():
     bench.add_argument("--pico-game", action="store_true",
                        help="a whole console game on an emulated Pico, the engine on both "
                             "sides; the free heap after every move")
+    bench.add_argument("--ponder", action="store_true",
+                       help="what pondering buys: console games against Stockfish with and "
+                            "without it, the person's and the engine's time in a Pico's nodes")
+    bench.add_argument("--games", type=int, default=20, help="with --ponder: games each way")
     bench.add_argument("--repeat", type=int, default=3, help="runs per case; the best counts")
     bench.add_argument("--depth", type=int, default=5,
                        help="search depth (default 5); with --perft-suite, the perft depth")
@@ -148,6 +152,9 @@ def bench(args):
     if args.pico_game:
         from . import pico_game
         return pico_game.run()
+    if args.ponder:
+        from . import ponder_bench
+        return ponder_bench.run(max(1, args.games))
     if args.pico:
         from . import pico_bench
         return pico_bench.run(args.depth)
