@@ -20,8 +20,8 @@ ECHO = True  # serial terminals do not echo: the console writes back what you ty
 
 # The transposition table's size in KB (UCI `setoption name Hash` changes
 # it). None: sized from the heap left after the firmware is loaded, keeping
-# room for a whole game (firmware/micro960/tt.py; on a Pico 48 KB with the
-# console, 59 KB with the UCI engine). A number fixes it.
+# room for a whole game (firmware/micro960/tt.py; on a Pico 45 KB with the
+# console, 55 KB with the UCI engine). A number fixes it.
 HASH_KB = None
 
 # The code mpy-cross emits for viper functions: the Cortex-M0+ is ARMv6-M.

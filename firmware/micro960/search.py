@@ -30,9 +30,9 @@ MAX_PLY = const(32)
 MATE_BOUND = const(29000)  # scores beyond this are mates
 # The clock, the node limit and the input are looked at every 16 nodes
 # (nodes & CHECK_MASK == 0; quiescence.py keeps the same). A Pico searches
-# about 1,300 nodes a second (`micro960 bench --pico`, the emulated board's
-# own clock), so that is every 12 ms or so, within the default Move Overhead
-# of 30 ms: there `go movetime 500` answers after 473 ms. It costs the unix
+# about 1,100 nodes a second (`micro960 bench --pico`, the emulated board's
+# own clock), so that is every 15 ms or so, within the default Move Overhead
+# of 30 ms: there `go movetime 500` answers after 485 ms. It costs the unix
 # port about 1% of its UCI speed.
 CHECK_MASK = const(15)
 # Position.state's fields, move flags and ordering scores, as this module's
