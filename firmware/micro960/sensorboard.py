@@ -8,7 +8,8 @@ show the game's LED instruction, let the engine think when it is to move.
 The game (eboard_game.EBoardGame) turns the events into moves; this module
 only carries them between the hardware and it. The serial console stays
 open: typing q, r, b or n (or the piece's name) chooses the next promotion,
-as does the optional PROMOTION_BUTTON_PIN button.
+as does the optional PROMOTION_BUTTON_PIN button. An optional display
+(DISPLAY_DRIVER, display.py) shows the game; typing eval adds the evaluation.
 
     board = build(config)   # config = micro960.board.load(); imports machine
     board.run()             # forever; Ctrl-C stops the timer and darkens the LEDs
