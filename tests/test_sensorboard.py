@@ -277,6 +277,28 @@ def test_the_loop_with_the_real_game():
     assert neopixel.frames[-1] == [(0, 0, 0)] * 64
 
 
+def test_the_move_now_button_makes_the_engine_play_at_once():
+    """With MOVE_NOW_BUTTON_PIN wired, a press while the engine thinks makes
+    it play what it has: here a minute's think ends in its first nodes."""
+    config = pico_config(EBOARD_SP=518, EBOARD_THINK_MS=60000, HASH_KB=4,
+                         SHIFT165_LOAD_PIN=None, MOVE_NOW_BUTTON_PIN=18)
+    machine = FakeMachine()
+    closed = to_ranks(START, bytearray(8))
+    wire_sensors(machine, config, closed)
+    Button(machine, config.PROMOTION_BUTTON_PIN)
+    Button(machine, 18).pressed = True  # held down as the engine starts to think
+    board = sensorboard.build(config, machine, FakeNeoPixelModule(), out=lambda text: None)
+    board.start()
+    timer = machine.timers[0]
+    closed[1] ^= 1 << 4  # e2-e4
+    timer.fire(4)
+    closed[3] |= 1 << 4
+    timer.fire(4)
+    board.step()
+    assert board.game.leds[0] == "move"  # its answer, found at once
+    assert board.game.search.nodes < 100
+
+
 def test_board_settings_are_checked():
     for name, value in (("SENSOR_DRIVER", "reed"), ("LED_DRIVER", "oled"),
                         ("SCAN_PERIOD_MS", 0), ("DEBOUNCE_MS", -5)):

@@ -62,6 +62,10 @@ DEBOUNCE_MS = 40
 # A push button from GP28 to ground: each press steps the piece a pawn promotes
 # to (queen, knight, rook, bishop, ...). None: always a queen unless chosen.
 PROMOTION_BUTTON_PIN = 28
+# A push button to ground that makes the engine play at once what it has
+# found (move now). Every GPIO has a use above; with the matrix sensors,
+# GP18 (the 74HC165's SH/LD) is free: MOVE_NOW_BUTTON_PIN = 18. None: none.
+MOVE_NOW_BUTTON_PIN = None
 
 # ------------------------------------------------------------------------ LEDs
 # A chain of WS2812 (NeoPixel) LEDs, one under each square, a1 first, rank by

@@ -51,6 +51,10 @@ DEBOUNCE_MS = 40
 
 # A push button from GP28 to ground steps the promotion piece (q, n, r, b).
 PROMOTION_BUTTON_PIN = 28
+# A push button to ground that makes the engine play at once what it has
+# found (move now). Every GPIO has a use above; with the matrix sensors,
+# GP18 (the 74HC165's SH/LD) is free: MOVE_NOW_BUTTON_PIN = 18. None: none.
+MOVE_NOW_BUTTON_PIN = None
 
 # ------------------------------------------------------------------------ LEDs
 LED_DRIVER = "ws2812"

@@ -8,7 +8,8 @@ show the game's LED instruction, let the engine think when it is to move.
 The game (eboard_game.EBoardGame) turns the events into moves; this module
 only carries them between the hardware and it. The serial console stays
 open: typing q, r, b or n (or the piece's name) chooses the next promotion,
-as does the optional PROMOTION_BUTTON_PIN button. An optional display
+as does the optional PROMOTION_BUTTON_PIN button; the optional
+MOVE_NOW_BUTTON_PIN button makes the engine play at once what it has found. An optional display
 (DISPLAY_DRIVER, display.py) shows the game; typing eval adds the evaluation.
 
     board = build(config)   # config = micro960.board.load(); imports machine
@@ -259,6 +260,7 @@ def build(config, machine=None, neopixel=None, game=None, out=print, lines=None)
     button_pin = getattr(config, "PROMOTION_BUTTON_PIN", None)
     if button_pin is not None:
         button = PromotionButton(machine.Pin(button_pin, machine.Pin.IN, machine.Pin.PULL_UP))
+    move_now_pin = getattr(config, "MOVE_NOW_BUTTON_PIN", None)
     if game is None:
         from .eboard_game import EBoardGame
         scanner.prime()  # the game starts from the board as it stands: the set-up check
@@ -266,8 +268,14 @@ def build(config, machine=None, neopixel=None, game=None, out=print, lines=None)
                           level=config.EBOARD_LEVEL, hash_kb=config.HASH_KB, out=out,
                           think_ms=config.EBOARD_THINK_MS, occupied=scanner.occupancy(),
                           setup=getattr(config, "EBOARD_SETUP", False))
-    return SensorBoard(game, scanner, leds, machine, config.SCAN_PERIOD_MS, button, out, lines,
-                       make_display(config, machine, out))
+    board = SensorBoard(game, scanner, leds, machine, config.SCAN_PERIOD_MS, button, out, lines,
+                        make_display(config, machine, out))
+    search = getattr(game, "search", None)
+    if move_now_pin is not None and search is not None:
+        # Polled by the search every 16 nodes: pressed (low), it plays what it has.
+        pin = machine.Pin(move_now_pin, machine.Pin.IN, machine.Pin.PULL_UP)
+        search.poll = lambda: not pin()
+    return board
 
 
 def main(config, lines=None):
