@@ -42,14 +42,9 @@ def forget_board():
     """Unload the board configuration (micro960/board.py and /board.py), so
     the heap they took is free for the engine."""
     import sys
-    import micro960
-    for name in ("micro960.board", "board"):
-        if name in sys.modules:
-            del sys.modules[name]
-    try:
-        del micro960.board  # the package's attribute for its submodule
-    except AttributeError:
-        pass
+    from micro960.compat import release
+    release("board")
+    sys.modules.pop("board", None)
 
 
 def uci(lines, first, hash_kb):

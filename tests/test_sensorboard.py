@@ -80,6 +80,8 @@ def sensor_board(config, game=None):
     wire_sensors(machine, config, closed)
     if getattr(config, "PROMOTION_BUTTON_PIN", None) is not None:
         Button(machine, config.PROMOTION_BUTTON_PIN)
+    if getattr(config, "MOVE_NOW_BUTTON_PIN", None) is not None:
+        machine.move_now = Button(machine, config.MOVE_NOW_BUTTON_PIN)
     neopixel = FakeNeoPixelModule()
     board = sensorboard.build(config, machine, neopixel, game, out=lambda text: None)
     return board, machine, neopixel, closed, game
@@ -250,17 +252,24 @@ def test_run_starts_the_timer_and_darkens_the_leds_at_the_end():
     assert neopixel.frames[-1] == [(0, 0, 0)] * 64
 
 
+def play_e2_e4(board, machine, closed):
+    """Start the loop, play e2-e4 by hand (the timer's scans see it) and step:
+    the move is taken and the engine may answer. Returns the timer."""
+    board.start()
+    timer = machine.timers[0]
+    closed[1] ^= 1 << 4
+    timer.fire(4)
+    closed[3] |= 1 << 4
+    timer.fire(4)
+    board.step()
+    return timer
+
+
 def test_the_loop_with_the_real_game():
     config = pico_config(EBOARD_SP=518, EBOARD_LEVEL=0, EBOARD_THINK_MS=100, HASH_KB=4)
     board, machine, neopixel, closed, game = sensor_board(config)
     game = board.game
-    board.start()
-    timer = machine.timers[0]
-    closed[1] ^= 1 << 4          # e2-e4
-    timer.fire(4)
-    closed[3] |= 1 << 4
-    timer.fire(4)
-    board.step()                 # the move, then the engine's reply
+    timer = play_e2_e4(board, machine, closed)
     assert game.game.san_moves()[0] == "e4"
     kind, mask = game.leds
     assert kind == "move"
@@ -282,19 +291,9 @@ def test_the_move_now_button_makes_the_engine_play_at_once():
     it play what it has: here a minute's think ends in its first nodes."""
     config = pico_config(EBOARD_SP=518, EBOARD_THINK_MS=60000, HASH_KB=4,
                          SHIFT165_LOAD_PIN=None, MOVE_NOW_BUTTON_PIN=18)
-    machine = FakeMachine()
-    closed = to_ranks(START, bytearray(8))
-    wire_sensors(machine, config, closed)
-    Button(machine, config.PROMOTION_BUTTON_PIN)
-    Button(machine, 18).pressed = True  # held down as the engine starts to think
-    board = sensorboard.build(config, machine, FakeNeoPixelModule(), out=lambda text: None)
-    board.start()
-    timer = machine.timers[0]
-    closed[1] ^= 1 << 4  # e2-e4
-    timer.fire(4)
-    closed[3] |= 1 << 4
-    timer.fire(4)
-    board.step()
+    board, machine, neopixel, closed, game = sensor_board(config)
+    machine.move_now.pressed = True  # held down as the engine starts to think
+    play_e2_e4(board, machine, closed)
     assert board.game.leds[0] == "move"  # its answer, found at once
     assert board.game.search.nodes < 100
 

@@ -119,7 +119,7 @@ class SensorBoard:
                  lines=None, display=None):
         self.game = game
         self.display = display  # a display.Display, or None
-        self.drawn = None  # what the display shows: (plies, result, evaluation)
+        self.drawn = None  # what the display shows: (plies, ending, evaluation)
         self.evaluation = False  # the display shows the engine's evaluation (typed: eval)
         self.scanner = scanner
         self.leds = leds
@@ -179,7 +179,9 @@ class SensorBoard:
             score = None
         elif game.engine_side != 8:
             score = -score  # the engine's own view, turned to White's
-        drawn = (len(game.game.moves), game.game.result(), score)
+        # Moves and an ending (resigned, claimed) are what change the picture;
+        # result() would generate moves at every turn of the loop.
+        drawn = (len(game.game.moves), game.game.ended, score)
         if drawn != self.drawn:
             self.drawn = drawn
             try:
