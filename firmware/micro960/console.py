@@ -223,8 +223,8 @@ class Console:
         """The next line typed; meanwhile the engine ponders, where it may."""
         while self._may_ponder():
             from .pondering import ponder
-            line = ponder(self)
-            if line is not None:
+            line = ponder(self)  # None after a hit, which the engine answered
+            if line is not None or getattr(self.input, "ended", False):
                 return line
         return self.input.readline()
 

@@ -245,6 +245,11 @@ class StdinLines:
         """The next line if a whole one has arrived, else None."""
         return self._source.poll()
 
+    @property
+    def ended(self):
+        """True once the input has ended: poll() will give no more lines."""
+        return self._source.ended
+
 
 def text(line):
     """A line as a string, also one handed over raw (see LineEditor)."""

@@ -12,8 +12,8 @@ its own time:
 - the person types anything else (a miss, or a command): the expected move
   is taken back and the line is handled as always, the search's findings
   kept in the table;
-- the search ends by itself (it saw to the end): the expected move is taken
-  back and the console waits for the line as usual.
+- the search ends by itself (it saw to the end), or the input ends: the
+  expected move is taken back and the console reads the line as usual.
 
 The console does this only where someone types (Console.input), for the
 side the engine does not play, at level 10 and up, with `ponder on`.
@@ -42,8 +42,8 @@ def ponder(console):
         if heard:  # the hit was heard: back to the usual polling
             return console._typed_while_thinking()
         line = console.input.poll()
-        if line is None:
-            return False
+        if line is None:  # nothing typed yet; or the input is over: stop
+            return getattr(console.input, "ended", False)
         clock = game.clock
         hit = line.strip() in texts and not (clock and clock.remaining(clock.running) <= 0)
         heard.append((line, hit))

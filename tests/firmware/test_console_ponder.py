@@ -104,3 +104,23 @@ def test_on_a_clock_a_hit_stops_the_persons_clock_when_it_comes():
     assert c.next_line() == "quit"
     clock = c.game.clock
     assert clock.marks[0] == 293000 and len(clock.marks) >= 2  # White's 7 s; then Black moved
+
+
+class Ended:
+    """Input that has ended (a pipe closed, a file read to its end)."""
+    ended = True
+
+    def poll(self):
+        return None
+
+    def readline(self):
+        return None
+
+
+def test_pondering_stops_when_the_input_ends():
+    """It once pondered on to its full depth with nobody left to type:
+    `micro960 play < moves.txt` did not end."""
+    c, said = against_the_engine()
+    c.input = Ended()
+    assert c.next_line() is None and c.engine.nodes < 100
+    assert len(c.game.moves) == 2  # the expected move taken back
