@@ -1,5 +1,5 @@
 """The sensor board's display as a person sees it: the firmware draws four
-states of a game on the MicroPython unix port, through ssd1306.py to the
+states of a game on the MicroPython unix port (the second on a clock), through ssd1306.py to the
 fake SSD1306 of tests/firmware/fake_hardware.py, and each picture is saved
 as a PNG (white on black, scaled up 4x, as the OLED shows it).
 
@@ -23,6 +23,7 @@ import sys
 sys.path[:0] = [%(firmware)r, %(fakes)r]
 from fake_hardware import FakeMachine, FakeSSD1306
 from micro960.display import Display
+from micro960.clock import Clock
 from micro960.game import Game
 from micro960.ssd1306 import SSD1306
 import binascii
@@ -30,13 +31,15 @@ machine = FakeMachine()
 device = machine.i2c_devices[0x3C] = FakeSSD1306()
 display = Display(SSD1306(machine.I2C(1), 0x3C))
 game = Game("chess960", number=518)
-def show(state, last=None, evaluation=None):
-    display.show(game, last, None, evaluation)
+def show(state, last=None, evaluation=None, clock=None):
+    display.show(game, last, clock, evaluation)
     print(state, binascii.hexlify(device.memory).decode())
 show("start")
 for move in ("e4", "e5", "Nf3"):
     game.play(move)
-show("move", "Nf3")
+clock = Clock("15+10", now=lambda: 0)  # a game on a clock, stopped for the picture
+clock.left = [893000, 871000]
+show("move", "Nf3", None, clock)
 for move in ("Nc6", "Bc4", "Nd4", "Nxe5", "Qg5", "Bxf7+"):
     game.play(move)
 show("check", "Bxf7+", 140)

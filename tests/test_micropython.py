@@ -42,7 +42,7 @@ HEAPS = {"test_game": "96K", "test_lrs": "96K",
          "test_tt": "96K",
          # Move inference and games with the engine, as the console game;
          # 144K passed, 128K did not.
-         "test_eboard": "192K"}
+         "test_eboard": "192K", "test_eboard_clock": "192K", "test_eboard_ponder": "192K"}
 SUMMARY = re.compile(r"(\d+) passed, (\d+) failed(, (\d+) skipped)?")
 
 

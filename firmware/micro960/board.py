@@ -45,7 +45,9 @@ DEFAULTS = {
     "EBOARD_RULES": "chess960",
     "EBOARD_SP": None,     # start position number; None: a random one
     "EBOARD_LEVEL": 20,    # engine strength 0-20
-    "EBOARD_THINK_MS": 5000,  # the engine's time per move
+    "EBOARD_THINK_MS": 5000,  # the engine's time per move (without a clock)
+    "EBOARD_CLOCK": None,  # a time control for both sides ("15+10", "5", "40/90+30") or None
+    "EBOARD_PONDER": True,  # the engine thinks on the player's time (at level 10 and up)
     "EBOARD_SETUP": False,  # True: the back-rank pieces are placed in turn first
 }
 
@@ -84,6 +86,12 @@ class Config:
         if self.LED_DRIVER not in LED_DRIVERS:
             raise ValueError("board.py: LED_DRIVER must be one of %s or None, not %r"
                              % (", ".join(LED_DRIVERS[1:]), self.LED_DRIVER))
+        if self.EBOARD_CLOCK is not None:
+            from .clock import parse_control
+            try:
+                parse_control(str(self.EBOARD_CLOCK))
+            except ValueError as e:
+                raise ValueError("board.py: EBOARD_CLOCK: %s" % e)
         for name in ("SCAN_PERIOD_MS", "DEBOUNCE_MS"):
             value = getattr(self, name)
             if not isinstance(value, int) or value < (1 if name == "SCAN_PERIOD_MS" else 0):

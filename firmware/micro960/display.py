@@ -68,14 +68,7 @@ class Display:
         frame.fill(0)
         self._board(game.pos.board, flipped)
         side = game.pos.side
-        for i, colour in enumerate((WHITE, BLACK)):
-            name = "White" if colour == WHITE else "Black"
-            if clock:
-                name = "%s %s" % (name[0], clock.left_text(colour))
-            lit = colour == side and game.result() == "*"
-            if lit:  # the side to move
-                frame.fill_rect(TEXT_X - 2, i * 10, self.width - TEXT_X + 2, 10, 1)
-            frame.text(name[:7], TEXT_X, i * 10 + 1, 0 if lit else 1)
+        self._players(side if game.result() == "*" else 0, clock)
         if last and game.moves:
             pos = game.pos
             frame.text("%d.%s" % (pos.fullmove - (side == WHITE), ".." if side == WHITE else ""),
@@ -85,6 +78,29 @@ class Display:
         if evaluation is not None:
             frame.text(_evaluation_text(evaluation), TEXT_X, 56, 1)
         self.driver.show(self.buffer)
+
+    def show_clocks(self, clock, side):
+        """Redraw only the two clocks, `side`'s lit, and send the picture: the
+        search calls this while game.pos is its own, each second it thinks."""
+        self.frame.fill_rect(TEXT_X - 2, 0, self.width - TEXT_X + 2, 20, 0)
+        self._players(side, clock)
+        self.driver.show(self.buffer)
+
+    def _players(self, lit_side, clock):
+        """The two players' rows: their names, or with a clock their time;
+        the side to move (lit_side, 0 for none) highlighted."""
+        frame = self.frame
+        for i, colour in enumerate((WHITE, BLACK)):
+            name = "White" if colour == WHITE else "Black"
+            if clock:
+                left = clock.left_text(colour)
+                if len(left) > 5:  # 1:30:00 does not fit: 1h30
+                    left = left[:-3].replace(":", "h")
+                name = "%s %s" % (name[0], left)
+            lit = colour == lit_side
+            if lit:
+                frame.fill_rect(TEXT_X - 2, i * 10, self.width - TEXT_X + 2, 10, 1)
+            frame.text(name[:7], TEXT_X, i * 10 + 1, 0 if lit else 1)
 
     def _board(self, board, flipped):
         frame = self.frame

@@ -10,6 +10,7 @@ object. Everything it says goes through out(), one line each:
     error TEXT        the board shows something no legal move explains
     leds KIND SQUARES what the LEDs show now (KIND: off, move, error, setup)
     result R REASON   the game is over
+    clock W B         both clocks after a move, when the game has a clock
 
     >>> g = EBoardGame(number=518, engine=False, out=print)
     >>> g.lift(12); g.place(28)
@@ -21,7 +22,7 @@ passant), "error" (squares that differ from the position) or "setup"
 (squares still wrong while setting up); mask has bit i for square i, a1 = 0.
 """
 from .compat import ticks_diff, ticks_ms
-from .eboard import ERROR, PENDING, EBoard, move_squares, squares_text
+from .eboard import ERROR, OK, PENDING, EBoard, move_squares, squares_text
 from .game import Game, UNDECIDED
 from .notation import san
 from .position import BLACK, WHITE
@@ -36,11 +37,16 @@ class EBoardGame:
     rook on h1) counts as made once the board has been still this long;
     None leaves that to settle(). occupied: the board as it stands if it
     may not show the start position yet (the set-up check), else None.
+    clock: a time control ("15+10", "5", "40/90+30"; clock.py) or None for
+    think_ms a move. The engine's clock stops when it lights its move, the
+    person's when the board shows theirs. ponder: think on the person's
+    time (eboard_ponder.py; the sensor-board loop does it, at level 10 up).
     """
 
     def __init__(self, rules="chess960", number=None, black_number=None, engine=True,
                  level=20, hash_kb=None, out=print, think_ms=5000, depth=0, fen=None,
-                 occupied=None, settle_ms=1500, setup=False):
+                 occupied=None, settle_ms=1500, setup=False, clock=None, ponder=False,
+                 now=ticks_ms):
         self.out = out
         self.game = Game(rules, fen, number, black_number)
         if engine == "white":
@@ -63,6 +69,11 @@ class EBoardGame:
         self.announced = False
         self.last = None  # the last move in SAN, for a display
         self.score = None  # the engine's last evaluation, for its own side
+        self.control = clock
+        self.now = now  # the clocks' time (ms)
+        self.ponder = ponder and level >= 10
+        self.reply = None  # (plies, move): the person's move the engine expects
+        self.pondered = None  # (plies, their move, the answer found on their time, score)
         board = self.board = EBoard(self.game, occupied)
         board.on_move = self._moved
         board.on_undo = self._taken_back
@@ -73,6 +84,8 @@ class EBoardGame:
         if setup:
             from .eboard_setup import BoardSetUp
             self.setting_up = BoardSetUp(self.game.rules, self.engine_side, out, occupied)
+        else:
+            self._start_clock()
         self._show()
 
     # ------------------------------------------------------------ events
@@ -103,6 +116,7 @@ class EBoardGame:
             self.board.new_position()
             from .startpos import setup_text
             self.out("setup done: %s" % setup_text(self.game.rules, self.game.start_fen))
+            self._start_clock()
 
     def snapshot(self, mask):
         self.last_event = ticks_ms()
@@ -142,16 +156,85 @@ class EBoardGame:
         if (board.status == PENDING and self.settle_ms is not None
                 and ticks_diff(ticks_ms(), self.last_event) >= self.settle_ms):
             self.settle()
+        self.check_flag()
         if self.setting_up or board.setup or board.status == PENDING or self.expected or \
                 not self.engine_to_move():
             return 0
-        from .search import Limits
-        limits = Limits(depth=self.depth) if self.depth else Limits(movetime=self.think_ms)
-        move, self.score = self.search.think(self.game, limits)
+        game = self.game
+        pondered, self.pondered = self.pondered, None
+        if pondered and pondered[0] == len(game.moves) and pondered[1] == game.moves[-1]:
+            move, self.score = pondered[2], pondered[3]  # found on the person's time
+        else:
+            move, self.score = self.search.think(game, self.limits())
         if move:
+            line = self.search.pv(move, 2)
+            self.reply = (len(game.moves) + 1, line[1]) if len(line) == 2 else None
             self.expected = self.board.wanted = move
+            if game.clock:  # the engine's clock stops as it shows its move
+                self._punch(len(game.moves) + 1)
             self._show()
         return move
+
+    def may_ponder(self):
+        """The person is to move, on a board that shows the game, and the
+        engine expects their move and may think on their time."""
+        board = self.board
+        reply = self.reply
+        return (self.ponder and reply is not None and reply[0] == len(self.game.moves)
+                and not self.expected and board.status == OK and not self.setting_up
+                and self.engine_side is not None and self.game.pos.side != self.engine_side
+                and self.game.result() == UNDECIDED)
+
+    def limits(self):
+        """The engine's search limits: its clock's, or think_ms (or depth)."""
+        from .search import Limits
+        clock = self.game.clock
+        if clock:
+            wtime, btime, winc, binc, togo = clock.limits(self.engine_side)
+            return Limits(depth=self.depth, wtime=wtime, btime=btime, winc=winc, binc=binc,
+                          movestogo=togo)
+        return Limits(depth=self.depth) if self.depth else Limits(movetime=self.think_ms)
+
+    # ------------------------------------------------------------ clock
+
+    def _start_clock(self):
+        """Put the game on its clock (full time for both); the side to move's runs."""
+        if self.control:
+            from .clock import Clock
+            self.game.clock = Clock(self.control, len(self.game.moves), self.game.pos.side,
+                                    self.now)
+            self.game.clock.start(self.game.pos.side)
+
+    def _punch(self, plies):
+        """The mover of ply `plies` is done (once: the engine is done as it
+        lights its move, before the board shows it): the other's clock runs."""
+        clock = self.game.clock
+        if len(clock.marks) >= plies - clock.first:
+            return
+        side = self.game.pos.side
+        if plies > len(self.game.moves):  # the engine's move, still to be carried out
+            clock.punch(side)
+            clock.start(side ^ 24)
+        else:
+            clock.punch(side ^ 24)
+            clock.start(side)
+        self.say_clock()
+
+    def say_clock(self):
+        clock = self.game.clock
+        self.out("clock White %s, Black %s" % (clock.left_text(WHITE), clock.left_text(BLACK)))
+
+    def check_flag(self):
+        """The side whose clock runs out of time loses (or draws: game.flag)."""
+        game = self.game
+        clock = game.clock
+        if clock and clock.running and clock.remaining(clock.running) <= 0 and \
+                game.result() == UNDECIDED:
+            game.flag(clock.running)
+            clock.stop()
+            self.expected = self.board.wanted = 0
+            self._announce()
+            self._show()
 
     # ------------------------------------------------------------ hooks
 
@@ -176,14 +259,20 @@ class EBoardGame:
         self.last = text
         self.expected = self.board.wanted = 0
         self.out("move " + text)
+        game = self.game
+        if game.clock:
+            self._punch(len(game.moves))
         self.announced = False
         self._announce()
 
     def _taken_back(self, move):
         self.last = None
         self.expected = self.board.wanted = 0
+        self.pondered = self.reply = None
         self.announced = False
         self.out("takeback " + san(self.game.pos, move))
+        if self.game.clock:  # (game.undo set it back) the mover's clock runs again
+            self.game.clock.start(self.game.pos.side)
 
     def _error(self, text):
         self.out("error " + text)
@@ -192,6 +281,8 @@ class EBoardGame:
         game = self.game
         if game.result() != UNDECIDED and not self.announced:
             self.announced = True
+            if game.clock:
+                game.clock.stop()
             self.out("result %s %s" % (game.result(), game.reason()))
 
     # ------------------------------------------------------------ LEDs

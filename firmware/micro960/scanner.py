@@ -108,6 +108,10 @@ class Scanner:
         """The oldest queued event byte, or -1 (see decode())."""
         return self.events.get()
 
+    def pending(self):
+        """How many events are queued."""
+        return len(self.events)
+
     @property
     def overflowed(self):
         return self.events.overflowed

@@ -10,7 +10,9 @@ only carries them between the hardware and it. The serial console stays
 open: typing q, r, b or n (or the piece's name) chooses the next promotion,
 as does the optional PROMOTION_BUTTON_PIN button; the optional
 MOVE_NOW_BUTTON_PIN button makes the engine play at once what it has found. An optional display
-(DISPLAY_DRIVER, display.py) shows the game; typing eval adds the evaluation.
+(DISPLAY_DRIVER, display.py) shows the game and its clocks (EBOARD_CLOCK),
+also while the engine thinks; typing eval adds the evaluation. With
+EBOARD_PONDER the engine thinks on the player's time (eboard_ponder.py).
 
     board = build(config)   # config = micro960.board.load(); imports machine
     board.run()             # forever; Ctrl-C stops the timer and darkens the LEDs
@@ -119,7 +121,9 @@ class SensorBoard:
                  lines=None, display=None):
         self.game = game
         self.display = display  # a display.Display, or None
-        self.drawn = None  # what the display shows: (plies, ending, evaluation)
+        self.drawn = None  # what the display shows: (plies, ending, evaluation, second)
+        self.second = -1  # the running clock's second on the display while the engine thinks
+        self.move_now = None  # a function: True while the move-now button is pressed
         self.evaluation = False  # the display shows the engine's evaluation (typed: eval)
         self.scanner = scanner
         self.leds = leds
@@ -179,13 +183,14 @@ class SensorBoard:
             score = None
         elif game.engine_side != 8:
             score = -score  # the engine's own view, turned to White's
-        # Moves and an ending (resigned, claimed) are what change the picture;
-        # result() would generate moves at every turn of the loop.
-        drawn = (len(game.game.moves), game.game.ended, score)
+        # Moves, an ending (resigned, claimed) and the clock's seconds are what
+        # change the picture; result() would generate moves at every turn of the loop.
+        clock = game.game.clock if hasattr(game, "game") else None
+        drawn = (len(game.game.moves), game.game.ended, score, _second(clock))
         if drawn != self.drawn:
             self.drawn = drawn
             try:
-                self.display.show(game.game, game.last, None, score)
+                self.display.show(game.game, game.last, clock, score)
             except OSError as e:  # a loose wire: the game goes on, the next change tries again
                 self.out("warning: the display did not answer (%s)" % e)
 
@@ -206,6 +211,29 @@ class SensorBoard:
         self.show()
         if self.button is not None:
             self._after_promotion()
+        if self._may_ponder():
+            from .eboard_ponder import ponder
+            ponder(self)
+            self.show()
+
+    def thinking(self):
+        """Polled by the search every 16 nodes (game.pos is then the search's):
+        the display's clocks each second, and the move-now button."""
+        clock = self.display and getattr(self.game.game, "clock", None)
+        if clock:
+            second = _second(clock)
+            if second != self.second:
+                self.second = second
+                try:
+                    self.display.show_clocks(clock, clock.running)
+                except OSError:
+                    pass  # said when the whole picture fails; the search goes on
+        return self.move_now is not None and self.move_now()
+
+    def _may_ponder(self):
+        """The game may ponder, and no event waits to be judged first."""
+        may = getattr(self.game, "may_ponder", None)
+        return may is not None and self.scanner.pending() == 0 and may()
 
     def choose(self, piece):
         self.game.promote(piece)
@@ -269,15 +297,26 @@ def build(config, machine=None, neopixel=None, game=None, out=print, lines=None)
         game = EBoardGame(rules=config.EBOARD_RULES, number=config.EBOARD_SP, engine=True,
                           level=config.EBOARD_LEVEL, hash_kb=config.HASH_KB, out=out,
                           think_ms=config.EBOARD_THINK_MS, occupied=scanner.occupancy(),
-                          setup=getattr(config, "EBOARD_SETUP", False))
+                          setup=config.EBOARD_SETUP, clock=config.EBOARD_CLOCK,
+                          ponder=config.EBOARD_PONDER)
     board = SensorBoard(game, scanner, leds, machine, config.SCAN_PERIOD_MS, button, out, lines,
                         make_display(config, machine, out))
     search = getattr(game, "search", None)
-    if move_now_pin is not None and search is not None:
+    if search is not None:
+        search.poll = board.thinking
+    if move_now_pin is not None:
         # Polled by the search every 16 nodes: pressed (low), it plays what it has.
         pin = machine.Pin(move_now_pin, machine.Pin.IN, machine.Pin.PULL_UP)
-        search.poll = lambda: not pin()
+        board.move_now = lambda: not pin()
     return board
+
+
+def _second(clock):
+    """The running clock's time left in whole seconds (a small int: no heap),
+    or -1 when no clock runs."""
+    if not clock or not clock.running:
+        return -1
+    return clock.remaining(clock.running) // 1000
 
 
 def main(config, lines=None):

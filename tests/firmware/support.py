@@ -33,3 +33,16 @@ def raises(exception, function, *args):
 def legal(pos):
     buf = move_buffer()
     return [buf[i] for i in range(legal_moves(pos, buf, 0))]
+
+
+class Time:
+    """A clock's now(): ms that pass only when a test says so."""
+
+    def __init__(self):
+        self.ms = 1000
+
+    def __call__(self):
+        return self.ms
+
+    def wait(self, seconds):
+        self.ms += int(seconds * 1000)

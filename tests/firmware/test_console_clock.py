@@ -12,23 +12,10 @@ from micro960.clock import Clock, clock_text, load_clock, parse_control
 from micro960.game import load_game
 from micro960.storage import GameStore
 from power_cut import remove_folder, scratch_folder
-from support import raises
+from support import Time, raises
 from test_console import console
 
 WHITE, BLACK = 8, 16
-
-
-class Time:
-    """A clock's now(): ms that pass only when a test says so."""
-
-    def __init__(self):
-        self.ms = 1000
-
-    def __call__(self):
-        return self.ms
-
-    def wait(self, seconds):
-        self.ms += int(seconds * 1000)
 
 
 def on_clock(control, *args, **kwargs):

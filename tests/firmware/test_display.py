@@ -109,3 +109,38 @@ def test_a_display_that_does_not_answer_is_left_out():
     assert said[-1].startswith("warning: no display at I2C address 0x3C")
     machine.i2c_devices[0x3C] = FakeSSD1306()
     assert make_display(Config(Settings), machine, said.append) is not None
+
+
+def text_rows(device, y0, y1):
+    return bytes(device.pixel(x, y) for x in range(TEXT_X, 128) for y in range(y0, y1))
+
+
+def board_pixels(device):
+    return bytes(device.pixel(x, y) for x in range(64) for y in range(64))
+
+
+def test_both_clocks_and_their_update_while_the_engine_thinks():
+    from micro960.clock import Clock
+    from support import Time
+    display, device = oled()
+    game = Game("chess960", number=518)
+    display.show(game)
+    names = text_rows(device, 0, 20)
+    time = Time()
+    clock = Clock("15+10", now=time)
+    clock.start(8)
+    display.show(game, None, clock)
+    white, black = text_rows(device, 0, 10), text_rows(device, 10, 20)
+    assert white + black != names  # W 15:00, B 15:00 instead of White, Black
+    board = board_pixels(device)
+    time.wait(3)  # White's clock goes from 15:00 to 14:57
+    shows = device.shows
+    display.show_clocks(clock, 8)
+    assert device.shows == shows + 1 and text_rows(device, 0, 10) != white
+    assert text_rows(device, 10, 20) == black
+    assert board_pixels(device) == board  # untouched
+    clock.stop()
+    clock.left[1] = 5400000  # an hour and a half: shown as 1h30
+    display.show_clocks(clock, 16)
+    assert lit(device, TEXT_X - 2, 10, 128, 20) > 200 > lit(device, TEXT_X - 2, 0, 128, 10)
+    assert text_rows(device, 10, 20) != black
