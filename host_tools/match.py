@@ -3,6 +3,8 @@
     micro960 match --opponent stockfish --opponent-option "Skill Level=0" --nodes 8000
     micro960 match --engine "stockfish" --opponent "polyglot -noini -ec stockfish" \\
         --opponent-protocol xboard --tc 2+0.1 --games 20 --pgn games.pgn --seed 7
+    micro960 match --ponder --opponent "python3 -m host_tools uci" --tc 10+0.1 \\
+        --concurrency 1     # what thinking on the opponent's time is worth
 
 Every start position (SP 0-959, drawn at random; --seed repeats a draw) is
 played twice, the engine under test taking White in one game and Black in the
@@ -10,6 +12,12 @@ other, so neither side profits from a lucky position. Games run --concurrency
 at a time (default 2), each slot with its own pair of engine processes, through
 python-chess's asynchronous `chess.engine` API; python-chess sets UCI_Chess960
 (or the XBoard variant fischerandom) itself for Chess960 boards.
+
+With --ponder the engine under test thinks on its opponent's time (UCI
+`go ponder` on the reply it expects, `ponderhit` when it comes, as GUIs do;
+its clock runs only from then). It then needs a core of its own while the
+opponent thinks: give --concurrency 1 on a two-core machine. The summary
+says how often its expected reply came (its ponder hits).
 
 A game ends only by the rules (`board.outcome(claim_draw=True)`), by
 --max-moves (scored as a draw and marked "adjudication" in the PGN), or by a
@@ -113,6 +121,8 @@ def build_parser():
     parser.add_argument("--engine-option", metavar="NAME=VALUE", type=engine_option,
                         action="append", default=[], help="engine option (repeatable)")
     parser.add_argument("--engine-name", help="name in the PGN (default: what the engine says)")
+    parser.add_argument("--ponder", action="store_true",
+                        help="the engine under test thinks on its opponent's time (UCI only)")
     parser.add_argument("--runtime", choices=("cpython", "micropython"),
                         help="runtime of the default engine (passed to `micro960 uci`)")
     parser.add_argument("--heap", help="MicroPython heap of the default engine")
@@ -150,8 +160,10 @@ def build_parser():
 class EngineSpec:
     """How to start one side: command line, protocol, options, display name."""
 
-    def __init__(self, command, protocol="uci", options=(), name=None, cwd=None, role="engine"):
+    def __init__(self, command, protocol="uci", options=(), name=None, cwd=None, role="engine",
+                 ponder=False):
         self.command = list(command)
+        self.ponder = ponder  # think on the opponent's time
         self.protocol = protocol
         self.options = dict(options)
         self.name = name
@@ -323,6 +335,7 @@ class Game:
         self.termination = None  # PGN Termination: normal, time forfeit, ...
         self.reason = None  # words: "White mates", "Black loses on time" ...
         self.pgn = None  # chess.pgn.Game
+        self.ponder_hits = self.ponder_tries = 0  # the opponent played the expected reply
 
     def engine_points(self):
         """1, 0.5 or 0 for the engine under test."""
@@ -419,7 +432,8 @@ async def play_move(player, board, limit, game_number, timeout):
     side = colour_name(board.turn)
     try:
         played = await asyncio.wait_for(
-            player.engine.play(board, limit, game=game_number, info=INFO), timeout)
+            player.engine.play(board, limit, game=game_number, info=INFO,
+                               ponder=player.spec.ponder), timeout)
     except asyncio.TimeoutError:
         player.broken = True
         return "time forfeit", "%s loses on time (no move in %.2f s)" % (side, timeout)
@@ -448,6 +462,7 @@ async def play_game(game, white, black, settings):
     pgn.headers["SetUp"] = "1"
     pgn.headers["FEN"] = board.fen()
     node = pgn
+    expected = None  # the reply a pondering engine expects, until it is to move again
     clocks = {chess.WHITE: None, chess.BLACK: None}
     if settings.tc is not None:
         clocks = {chess.WHITE: settings.tc[0], chess.BLACK: settings.tc[0]}
@@ -461,6 +476,10 @@ async def play_game(game, white, black, settings):
             timeout = max(0.0, clocks[side]) + settings.time_margin
         else:
             timeout = settings.move_timeout
+        if player.spec.ponder and expected is not None:  # it pondered on `expected`
+            game.ponder_tries += 1
+            game.ponder_hits += board.peek() == expected
+            expected = None
         started = time.monotonic()
         played = await play_move(player, board, settings.limit(clocks, game.number),
                                  game.number, timeout)
@@ -476,6 +495,8 @@ async def play_game(game, white, black, settings):
                 break
             clocks[side] += settings.tc[1]
         node = node.add_variation(played.move, comment=move_comment(played, seconds))
+        if player.spec.ponder:
+            expected = played.ponder
         board.push(played.move)
     game.result, game.termination, game.reason = ending
     pgn.headers["Result"] = game.result
@@ -600,13 +621,19 @@ class Match:
         wins, draws, losses = self.score()
         played = wins + draws + losses
         percent = 100.0 * (wins + 0.5 * draws) / played if played else 0.0
-        return [
+        lines = [
             "Score of %s vs %s: %s, %s, %s; %s/%d (%.1f%%)" % (
                 self.engine_name, self.opponent_name, plural(wins, "win"),
                 plural(draws, "draw"), plural(losses, "loss"),
                 plain_number(wins + 0.5 * draws), played, percent),
             "Elo difference (95%% confidence): %s" % elo.format_elo(wins, draws, losses),
         ]
+        if self.engine_spec.ponder:
+            hits = sum(game.ponder_hits for game in self.finished)
+            tries = sum(game.ponder_tries for game in self.finished)
+            lines.insert(0, "Ponder hits of %s: %d of %d replies (%.0f%%)" % (
+                self.engine_name, hits, tries, 100.0 * hits / tries if tries else 0.0))
+        return lines
 
 
 def plural(count, word):
@@ -622,8 +649,10 @@ def build_match(args, out=None):
     else:
         engine_command = default_engine_command(args.runtime, args.heap, args.engine_protocol)
         engine_cwd = str(REPO)
+    if args.ponder and args.engine_protocol != "uci":
+        raise MatchError("--ponder needs a UCI engine (--engine-protocol uci)")
     engine = EngineSpec(engine_command, args.engine_protocol, args.engine_option,
-                        args.engine_name, engine_cwd, role="engine")
+                        args.engine_name, engine_cwd, role="engine", ponder=args.ponder)
     opponent = EngineSpec(resolve_command(args.opponent), args.opponent_protocol,
                           args.opponent_option, args.opponent_name, role="opponent")
     settings = Settings(args.tc, args.nodes, args.depth, args.max_moves,

@@ -248,6 +248,32 @@ def test_the_default_engine_is_micro960_uci(tmp_path, fake):
     assert result.stdout.startswith("micro960")
 
 
+def test_pondering_sends_ponderhit_for_each_hit(tmp_path):
+    """--ponder: the engine under test ponders on each reply it expects; each
+    hit the summary counts was a UCI ponderhit, as a GUI sends it."""
+    pgn = tmp_path / "games.pgn"
+    opponent = shlex.join([sys.executable, "-m", "host_tools", "uci"])
+    result = micro960_match("--ponder", "--opponent", opponent, "--tc", "2+0.05",
+                            "--max-moves", 8, "--games", 2, "--concurrency", 1, "--seed", 3,
+                            "--pgn", pgn, "--debug")
+    check_match_output(result, pgn, 2)
+    hits = re.fullmatch(r"Ponder hits of .+ \(engine\): (\d+) of (\d+) replies \(\d+%\)",
+                        result.stdout.splitlines()[-4])
+    assert hits, result.stdout
+    sent = [line.split(">> ")[-1] if ">> " in line else line.split("<< ")[-1]
+            for line in result.stderr.splitlines() if "<< " in line]
+    assert int(hits.group(1)) == sent.count("ponderhit") > 0
+    # one `go ponder` for each reply it expected (and more for games that ended meanwhile)
+    goes = len([line for line in sent if line.startswith("go ponder")])
+    assert int(hits.group(2)) <= goes <= int(hits.group(2)) + 2
+
+
+def test_ponder_needs_uci():
+    result = micro960_match("--ponder", "--engine-protocol", "xboard", "--opponent", "stockfish",
+                            "--nodes", 10)
+    assert result.returncode == 2 and "--ponder needs a UCI engine" in result.stderr
+
+
 # ------------------------------------------------------ games that go wrong
 
 
