@@ -71,7 +71,7 @@ def console(lines, first, hash_kb):
         game.show_board()
         game.reply()  # the engine may be to move
     else:
-        game.cmd_new([])  # says which start position and shows the board
+        game.command("cmd_new", [])  # says which start position and shows the board
     game.forget()
     line = first
     while line is not None:

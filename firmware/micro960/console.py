@@ -11,7 +11,6 @@ from .lines import CONSOLE_LIMIT
 from .notation import parse_move, san, san_line, side_name
 from .position import BLACK, CASTLE, OFF, TO64, TO120, WHITE, castle_squares
 from .search import MATE, MATE_BOUND, Limits, Search
-from .rules import NAMES, Rules
 
 MAX_LINE = CONSOLE_LIMIT
 # The engine's side as saved: index * 8 is WHITE (8) or BLACK (16); none for two players.
@@ -48,7 +47,7 @@ class Console:
         self.input = None  # the StdinLines typed on, looked at while the engine thinks
         self.engine_side = engine_side  # WHITE, BLACK or None (two people)
         self.limits = None
-        self.cmd_time([str(seconds)], quiet=True)
+        self.limits = Limits(movetime=int(seconds * 1000))
         self.store = None  # a storage.GameStore: the game is saved after every change
         self.kept = None  # the text last saved
         self.draw_offer = None  # (side, plies) of a draw offered by a person
@@ -71,15 +70,15 @@ class Console:
         if not words:
             return
         command = words[0].lower()
-        handler = COMMANDS.get(command)
-        if self._check_flag() and not handler:
+        name = COMMANDS.get(command)
+        if self._check_flag() and not name:
             self.keep()  # a move that came after the flag fell: the game is over
             return
         try:
             if self.setup and not self.setup.takes(command):
                 self.setup.place(line.strip())
-            elif handler:
-                handler(self, words[1:])
+            elif name:
+                self.command(name, words[1:])
             else:
                 self.move(line.strip())
         except ValueError as e:
@@ -87,9 +86,23 @@ class Console:
         self.keep()
         self.forget()
 
+    def command(self, name, args):
+        """Carry out the command `name` (a value of COMMANDS) with its words."""
+        function = getattr(Console, name, None)
+        if function is None:
+            from . import console_commands
+            function = getattr(console_commands, name)
+        function(self, args)
+
+    def resume(self, store):
+        """Keep games in `store`; take up a saved unfinished game. True if one was."""
+        from .console_commands import resume
+        return resume(self, store)
+
     def forget(self):
         """Give a board back the heap of the modules used now and then."""
-        release("startpos", "pgn", "console_help", "console_setup", "setup")
+        release("console_commands", "startpos", "pgn", "console_help", "console_setup",
+                "setup")
 
     def keep(self):
         """Save the game after every change, so a power cut loses nothing; when
@@ -114,28 +127,6 @@ class Console:
         if problem:
             self.out("warning: %s; the game goes on" % problem)
 
-    def resume(self, store):
-        """Keep games in `store`; take up a saved unfinished game. True if one was."""
-        self.store = store
-        saved = store.load()
-        if saved is None:
-            if store.problem:
-                self.out("warning: " + store.problem)
-            return False
-        if saved.result() != UNDECIDED:
-            store.finish(saved)  # it ended just before a power cut: archive it now
-            return False
-        self.game = saved
-        self.kept = saved.save_text()
-        self._take_settings(saved.settings)
-        if saved.clock:
-            saved.clock.now = self.now
-        self._start_clock()
-        plies = len(saved.moves)
-        self.out("Resuming your saved game (%d move%s played); type new for a new game."
-                 % (plies, "" if plies == 1 else "s"))
-        return True
-
     def _check_flag(self):
         """End the game (True) if the side to move has run out of time."""
         game = self.game
@@ -158,23 +149,6 @@ class Console:
         game = self.game
         if game.result() != UNDECIDED:
             raise ValueError("the game is over (%s); type new" % game.reason())
-
-    def _take_settings(self, text):
-        """Side, level and time as a saved game had them (see keep)."""
-        words = text.split()
-        try:
-            for name, value in zip(words[::2], words[1::2]):
-                if name == "engine":
-                    self.engine_side = ENGINE_SIDES.index(value) * 8 or None
-                elif name == "level":
-                    self.cmd_level([value])
-                elif name == "time":
-                    self.cmd_time([str(int(value) / 1000)], quiet=True)
-                elif name == "ponder":
-                    self.pondering = value == "on"
-        except ValueError:
-            self.out("warning: the saved settings are damaged; some are the defaults")
-        self._say_sides()
 
     def move(self, text):
         self._not_over()
@@ -342,241 +316,10 @@ class Console:
 
     # ------------------------------------------------------------- commands
 
-    def cmd_new(self, args):
-        rules = self.game.rules
-        fen = None
-        numbers = ()
-        word = args[0].lower() if args else "random"
-        if word == "setup" and len(args) == 1:
-            from .console_setup import SetUpPhase  # loaded only when asked for
-            self.setup = SetUpPhase(self, rules)
-            return
-        from .startpos import backrank, setup_number, setup_numbers, sp_from_dice
-        if word == "fen":
-            fen = " ".join(args[1:])
-            if not fen:
-                raise ValueError("new fen needs a FEN")
-        elif word == "dice":
-            numbers = (setup_number(rules, backrank(sp_from_dice([_int(a, "die roll")
-                                                                  for a in args[1:]]))),)
-        elif word == "classical" and len(args) == 1:
-            numbers = (setup_number(rules, "RNBQKBNR"),)
-        elif word != "random" or len(args) > 1:
-            numbers = setup_numbers(rules, args)
-        game = Game(rules, fen, *numbers)  # raises before the old game is touched
-        self._begin(game)
-        self.out("New %s game. %s" % (rules.name, setup_text(game)))
-        self.show_board()
-        self.announce()
-
-    def cmd_rules(self, args):
-        if len(args) != 1:
-            raise ValueError("rules needs one of: " + " ".join(NAMES))
-        self._begin(Game(Rules(args[0].lower())))  # raises before the old game is touched
-        self.out("Rules: %s. %s" % (self.game.rules.name, setup_text(self.game)))
-        self.show_board()
-
-    def _begin(self, game):
-        """Play `game` from now on, on a clock like the last game's if it had one."""
-        old = self.game.clock
-        if old:
-            from .clock import Clock
-            game.clock = Clock(old.control, 0, game.pos.side, self.now)
-        self.game = game
-        self.draw_offer = self.setup = None  # a new game ends a set-up phase
-        self._start_clock()
-
-    def cmd_clock(self, args):
-        """`clock 15+10` (or 5, or 40/90+30) puts the game on a clock, full time
-        for both; `clock off` takes it off; `clock` shows it."""
-        game = self.game
-        if args and args[0].lower() == "off" and len(args) == 1:
-            game.clock = None
-        elif len(args) == 1:
-            from .clock import Clock
-            game.clock = Clock(args[0], len(game.moves), game.pos.side, self.now)
-            self._start_clock()
-        elif args:
-            raise ValueError("clock takes one time control (15+10, 5, 40/90+30) or off")
-        self.out(game.clock.line() if game.clock else
-                 "No clock: the engine thinks %s seconds a move." %
-                 _seconds_text(self.limits.movetime))
-
     def cmd_board(self, args):
         self.show_board()
         if self.setup:
             self.out(self.setup.next_text())
-
-    def cmd_flip(self, args):
-        self.flipped = not self.flipped
-        self.show_board()
-
-    def cmd_unicode(self, args):
-        self.unicode = True
-        self.show_board()
-
-    def cmd_ascii(self, args):
-        self.unicode = False
-        self.show_board()
-
-    def cmd_color(self, args):
-        """`color` (or `color on`) paints the board with ANSI colours; `color off` stops."""
-        word = args[0].lower() if args else "on"
-        if word not in ("on", "off") or len(args) > 1:
-            raise ValueError("color takes on or off, not %r" % " ".join(args))
-        self.color = word == "on"
-        self.show_board()
-
-    def cmd_moves(self, args):
-        self._not_over()
-        pos = self.game.pos
-        moves = self.game.legal_moves()
-        self.out(" ".join(sorted(san(pos, m, moves) for m in moves)) or "(no legal moves)")
-
-    def cmd_undo(self, args):
-        # An ended game is archived already: taking moves back and ending it
-        # again would archive it twice.
-        if self.setup:
-            self.setup.undo()
-            return
-        self._not_over()
-        game = self.game
-        game.undo()
-        self.last_move = None
-        self.draw_offer = None
-        if game.pos.side == self.engine_side and game.moves:
-            game.undo()  # take back the engine's reply with your move
-            self.out("Took back two moves.")
-        else:
-            self.out("Took back a move.")
-        self._start_clock()  # each side has the time it had then
-        self.show_board()
-
-    def cmd_white(self, args):
-        self.engine_side = BLACK
-        self._say_sides()
-        self.reply()
-
-    def cmd_black(self, args):
-        self.engine_side = WHITE
-        self._say_sides()
-        self.reply()
-
-    def cmd_both(self, args):
-        self.engine_side = None
-        self._say_sides()
-
-    def _say_sides(self):
-        side = self.engine_side
-        self.out("You play %s; micro960 plays %s." % (side_name(side ^ BOTH_SIDES),
-                                                      side_name(side))
-                 if side else "Two players: the engine moves only when you type go.")
-
-    def cmd_go(self, args):
-        if self.game.result() != UNDECIDED:
-            raise ValueError("the game is over (%s); type new" % self.game.reason())
-        self.engine_side = self.game.pos.side
-        self.reply()
-
-    def cmd_hint(self, args):
-        game = self.game
-        if game.result() != UNDECIDED:
-            raise ValueError("the game is over (%s); type new" % game.reason())
-        if self._may_ponder():  # the reply it expects: no need to think again
-            self.out("Hint: %s (micro960 expects it)" % san(game.pos, self.expected[2]))
-            return
-        move, score = self.engine.think(game, self.limits)
-        self.out("Hint: %s (%s)" % (san(game.pos, move), _score_text(score)))
-
-    def cmd_analyze(self, args):
-        """Think about the position on the board, a line for each depth, until
-        Enter is pressed (or to `time`'s limit where nothing can be typed)."""
-        game = self.game
-        self._not_over()
-        if self.input:
-            self.out("Analysing; press Enter to stop.")
-        limits = Limits(infinite=True) if self.input else self.limits
-        move, score = self.engine.think(game, limits)
-        if move:
-            self.out("Best: %s (%s)" % (san(game.pos, move), _score_text(score)))
-
-    def cmd_ponder(self, args):
-        """`ponder on` (the default) lets the engine think on your time, at
-        level 10 and up; `ponder off` stops it; `ponder` alone shows it."""
-        if args:
-            if args[0].lower() not in ("on", "off") or len(args) > 1:
-                raise ValueError("ponder takes on or off, not %r" % " ".join(args))
-            self.pondering = args[0].lower() == "on"
-        self.out("The engine %s on your time%s." % (
-            "thinks" if self.pondering else "does not think",
-            " (at level 10 and up)" if self.pondering and self.engine.skill < 10 else ""))
-
-    def cmd_level(self, args):
-        if args:
-            level = _int(args[0], "level")
-            if not 0 <= level <= 20:
-                raise ValueError("levels run from 0 (weakest) to 20 (strongest)")
-            self.engine.skill = level
-        self.out("Level %d." % self.engine.skill)
-
-    def cmd_time(self, args, quiet=False):
-        if args:
-            try:
-                ms = int(float(args[0]) * 1000)
-            except ValueError:
-                raise ValueError("time takes seconds, e.g. time 5 or time 0.5, not %r" % args[0])
-            if not 100 <= ms <= 3600000:
-                raise ValueError("the engine thinks 0.1 to 3600 seconds a move")
-            self.limits = Limits(movetime=ms)
-            if not quiet:
-                self.game.clock = None  # a time a move instead of a clock
-        if not quiet:
-            self.out("The engine thinks %s seconds a move." % _seconds_text(self.limits.movetime))
-
-    def cmd_fen(self, args):
-        self.out(self.game.pos.fen(shredder=bool(args) and args[0].lower() == "shredder"))
-
-    def cmd_pgn(self, args):
-        from .pgn import game_pgn
-        self.out(game_pgn(self.game).rstrip())
-
-    def cmd_draw(self, args):
-        game = self.game
-        self._not_over()
-        if not game.rules.draw_claims:
-            raise ValueError("%s has no draws but the one after %d plies"
-                             % (game.rules.name, game.rules.max_plies))
-        if game.claimable_draw():
-            game.claim_draw()
-        elif game.pos.side ^ BOTH_SIDES == self.engine_side:
-            self._engine_answers_offer()
-            return
-        else:
-            self.draw_offer = (game.pos.side, len(game.moves))
-            self.out("%s offers a draw; %s may type accept before their next move."
-                     % (side_name(game.pos.side), side_name(game.pos.side ^ BOTH_SIDES)))
-            return
-        self.announce()
-
-    def _engine_answers_offer(self):
-        """The engine takes a draw when it thinks it stands a pawn or more worse."""
-        if self.engine_score is not None and self.engine_score <= -100:
-            self.game.agree_draw()
-            self.out("micro960 accepts the draw.")
-            self.announce()
-        else:
-            self.out("micro960 declines the draw; play on.")
-
-    def cmd_accept(self, args):
-        game = self.game
-        self._not_over()
-        offer = self.draw_offer
-        # An offer stands while its side makes its move and until the other replies.
-        now = (len(game.moves), game.pos.side)
-        if not offer or now not in ((offer[1], offer[0]), (offer[1] + 1, offer[0] ^ BOTH_SIDES)):
-            raise ValueError("no draw offer to accept")
-        game.agree_draw()
-        self.announce()
 
     def cmd_resign(self, args):
         self.game.resign()
@@ -604,17 +347,17 @@ class Console:
             self.out(self.game.clock.line())
 
 
+# Each command word and its function: a Console method, or else one of
+# console_commands.py, loaded when it is typed.
 COMMANDS = {
-    "new": Console.cmd_new, "rules": Console.cmd_rules, "board": Console.cmd_board,
-    "flip": Console.cmd_flip, "unicode": Console.cmd_unicode, "ascii": Console.cmd_ascii,
-    "moves": Console.cmd_moves, "undo": Console.cmd_undo, "fen": Console.cmd_fen,
-    "pgn": Console.cmd_pgn, "draw": Console.cmd_draw, "accept": Console.cmd_accept,
-    "resign": Console.cmd_resign,
-    "help": Console.cmd_help, "quit": Console.cmd_quit, "exit": Console.cmd_quit,
-    "white": Console.cmd_white, "black": Console.cmd_black, "both": Console.cmd_both,
-    "go": Console.cmd_go, "hint": Console.cmd_hint, "level": Console.cmd_level,
-    "time": Console.cmd_time, "color": Console.cmd_color, "colour": Console.cmd_color,
-    "clock": Console.cmd_clock, "ponder": Console.cmd_ponder, "analyze": Console.cmd_analyze, "analyse": Console.cmd_analyze,
+    "new": "cmd_new", "rules": "cmd_rules", "board": "cmd_board", "flip": "cmd_flip",
+    "unicode": "cmd_unicode", "ascii": "cmd_ascii", "moves": "cmd_moves", "undo": "cmd_undo",
+    "fen": "cmd_fen", "pgn": "cmd_pgn", "draw": "cmd_draw", "accept": "cmd_accept",
+    "resign": "cmd_resign", "help": "cmd_help", "quit": "cmd_quit", "exit": "cmd_quit",
+    "white": "cmd_white", "black": "cmd_black", "both": "cmd_both", "go": "cmd_go",
+    "hint": "cmd_hint", "level": "cmd_level", "time": "cmd_time", "color": "cmd_color",
+    "colour": "cmd_color", "clock": "cmd_clock", "ponder": "cmd_ponder",
+    "analyze": "cmd_analyze", "analyse": "cmd_analyze",
 }
 
 
@@ -711,18 +454,6 @@ def _check_line(line):
         if ord(ch) < 32 and ch not in "\t\r\n" or ord(ch) == 127:
             return "control characters are not allowed"
     return None
-
-
-def _seconds_text(ms):
-    """1500 -> '1.5', 5000 -> '5'."""
-    return "%d" % (ms // 1000) if ms % 1000 == 0 else ("%.3f" % (ms / 1000)).rstrip("0")
-
-
-def _int(text, what):
-    try:
-        return int(text)
-    except ValueError:
-        raise ValueError("%s must be a number, not %r" % (what, text))
 
 
 def _print(text):

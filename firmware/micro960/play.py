@@ -3,6 +3,7 @@
 A board starts the console from main.py and never loads this file.
 """
 from .console import BLACK, WHITE, Console, setup_text
+from .console_commands import cmd_level, cmd_time
 from .lines import StdinLines
 from .rules import Rules
 from .startpos import setup_numbers
@@ -55,8 +56,8 @@ def main(argv=None):
         numbers = setup_numbers(rules, options["--sp"].split()) if options["--sp"] else ()
         console = Console(rules, *numbers, fen=options["--fen"], unicode=flags["--unicode"],
                           engine_side=sides[options["--color"]], color=flags["--ansi"])
-        console.cmd_time([options["--time"]], quiet=True)
-        console.cmd_level([options["--level"]])
+        cmd_time(console, [options["--time"]], quiet=True)
+        cmd_level(console, [options["--level"]])
     except ValueError as e:
         print("error: %s" % e)
         return 2

@@ -1,0 +1,321 @@
+"""What the console does now and then: most of its commands (new, rules,
+clock, undo, hint, analyze, draw, level, time, ...), taking up a saved game,
+and the summary at a game's end. The console loads this module when it needs
+it and gives its heap back after (Console.forget), so a Pico has that room in
+the meantime. Each command takes the Console and the words after the command.
+"""
+from .console import BOTH_SIDES, ENGINE_SIDES, _score_text, setup_text
+from .game import Game, UNDECIDED
+from .notation import san, side_name
+from .position import BLACK, WHITE
+from .rules import NAMES, Rules
+from .search import Limits
+
+
+def cmd_new(console, args):
+    rules = console.game.rules
+    fen = None
+    numbers = ()
+    word = args[0].lower() if args else "random"
+    if word == "setup" and len(args) == 1:
+        from .console_setup import SetUpPhase  # loaded only when asked for
+        console.setup = SetUpPhase(console, rules)
+        return
+    from .startpos import backrank, setup_number, setup_numbers, sp_from_dice
+    if word == "fen":
+        fen = " ".join(args[1:])
+        if not fen:
+            raise ValueError("new fen needs a FEN")
+    elif word == "dice":
+        numbers = (setup_number(rules, backrank(sp_from_dice([_int(a, "die roll")
+                                                              for a in args[1:]]))),)
+    elif word == "classical" and len(args) == 1:
+        numbers = (setup_number(rules, "RNBQKBNR"),)
+    elif word != "random" or len(args) > 1:
+        numbers = setup_numbers(rules, args)
+    game = Game(rules, fen, *numbers)  # raises before the old game is touched
+    _begin(console, game)
+    console.out("New %s game. %s" % (rules.name, setup_text(game)))
+    console.show_board()
+    console.announce()
+
+
+def cmd_rules(console, args):
+    if len(args) != 1:
+        raise ValueError("rules needs one of: " + " ".join(NAMES))
+    _begin(console, Game(Rules(args[0].lower())))  # raises before the old game is touched
+    console.out("Rules: %s. %s" % (console.game.rules.name, setup_text(console.game)))
+    console.show_board()
+
+
+def _begin(console, game):
+    """Play `game` from now on, on a clock like the last game's if it had one."""
+    old = console.game.clock
+    if old:
+        from .clock import Clock
+        game.clock = Clock(old.control, 0, game.pos.side, console.now)
+    console.game = game
+    console.draw_offer = console.setup = None  # a new game ends a set-up phase
+    console._start_clock()
+
+
+def cmd_clock(console, args):
+    """`clock 15+10` (or 5, or 40/90+30) puts the game on a clock, full time
+    for both; `clock off` takes it off; `clock` shows it."""
+    game = console.game
+    if args and args[0].lower() == "off" and len(args) == 1:
+        game.clock = None
+    elif len(args) == 1:
+        from .clock import Clock
+        game.clock = Clock(args[0], len(game.moves), game.pos.side, console.now)
+        console._start_clock()
+    elif args:
+        raise ValueError("clock takes one time control (15+10, 5, 40/90+30) or off")
+    console.out(game.clock.line() if game.clock else
+             "No clock: the engine thinks %s seconds a move." %
+             _seconds_text(console.limits.movetime))
+
+
+def cmd_flip(console, args):
+    console.flipped = not console.flipped
+    console.show_board()
+
+
+def cmd_unicode(console, args):
+    console.unicode = True
+    console.show_board()
+
+
+def cmd_ascii(console, args):
+    console.unicode = False
+    console.show_board()
+
+
+def cmd_color(console, args):
+    """`color` (or `color on`) paints the board with ANSI colours; `color off` stops."""
+    word = args[0].lower() if args else "on"
+    if word not in ("on", "off") or len(args) > 1:
+        raise ValueError("color takes on or off, not %r" % " ".join(args))
+    console.color = word == "on"
+    console.show_board()
+
+
+def cmd_moves(console, args):
+    console._not_over()
+    pos = console.game.pos
+    moves = console.game.legal_moves()
+    console.out(" ".join(sorted(san(pos, m, moves) for m in moves)) or "(no legal moves)")
+
+
+def cmd_undo(console, args):
+    # An ended game is archived already: taking moves back and ending it
+    # again would archive it twice.
+    if console.setup:
+        console.setup.undo()
+        return
+    console._not_over()
+    game = console.game
+    game.undo()
+    console.last_move = None
+    console.draw_offer = None
+    if game.pos.side == console.engine_side and game.moves:
+        game.undo()  # take back the engine's reply with your move
+        console.out("Took back two moves.")
+    else:
+        console.out("Took back a move.")
+    console._start_clock()  # each side has the time it had then
+    console.show_board()
+
+
+def cmd_white(console, args):
+    console.engine_side = BLACK
+    _say_sides(console)
+    console.reply()
+
+
+def cmd_black(console, args):
+    console.engine_side = WHITE
+    _say_sides(console)
+    console.reply()
+
+
+def cmd_both(console, args):
+    console.engine_side = None
+    _say_sides(console)
+
+
+def cmd_go(console, args):
+    if console.game.result() != UNDECIDED:
+        raise ValueError("the game is over (%s); type new" % console.game.reason())
+    console.engine_side = console.game.pos.side
+    console.reply()
+
+
+def cmd_hint(console, args):
+    game = console.game
+    if game.result() != UNDECIDED:
+        raise ValueError("the game is over (%s); type new" % game.reason())
+    if console._may_ponder():  # the reply it expects: no need to think again
+        console.out("Hint: %s (micro960 expects it)" % san(game.pos, console.expected[2]))
+        return
+    move, score = console.engine.think(game, console.limits)
+    console.out("Hint: %s (%s)" % (san(game.pos, move), _score_text(score)))
+
+
+def cmd_analyze(console, args):
+    """Think about the position on the board, a line for each depth, until
+    Enter is pressed (or to `time`'s limit where nothing can be typed)."""
+    game = console.game
+    console._not_over()
+    if console.input:
+        console.out("Analysing; press Enter to stop.")
+    limits = Limits(infinite=True) if console.input else console.limits
+    move, score = console.engine.think(game, limits)
+    if move:
+        console.out("Best: %s (%s)" % (san(game.pos, move), _score_text(score)))
+
+
+def cmd_ponder(console, args):
+    """`ponder on` (the default) lets the engine think on your time, at
+    level 10 and up; `ponder off` stops it; `ponder` alone shows it."""
+    if args:
+        if args[0].lower() not in ("on", "off") or len(args) > 1:
+            raise ValueError("ponder takes on or off, not %r" % " ".join(args))
+        console.pondering = args[0].lower() == "on"
+    console.out("The engine %s on your time%s." % (
+        "thinks" if console.pondering else "does not think",
+        " (at level 10 and up)" if console.pondering and console.engine.skill < 10 else ""))
+
+
+def cmd_fen(console, args):
+    console.out(console.game.pos.fen(shredder=bool(args) and args[0].lower() == "shredder"))
+
+
+def cmd_pgn(console, args):
+    from .pgn import game_pgn
+    console.out(game_pgn(console.game).rstrip())
+
+
+def cmd_draw(console, args):
+    game = console.game
+    console._not_over()
+    if not game.rules.draw_claims:
+        raise ValueError("%s has no draws but the one after %d plies"
+                         % (game.rules.name, game.rules.max_plies))
+    if game.claimable_draw():
+        game.claim_draw()
+    elif game.pos.side ^ BOTH_SIDES == console.engine_side:
+        _engine_answers_offer(console)
+        return
+    else:
+        console.draw_offer = (game.pos.side, len(game.moves))
+        console.out("%s offers a draw; %s may type accept before their next move."
+                 % (side_name(game.pos.side), side_name(game.pos.side ^ BOTH_SIDES)))
+        return
+    console.announce()
+
+
+def _engine_answers_offer(console):
+    """The engine takes a draw when it thinks it stands a pawn or more worse."""
+    if console.engine_score is not None and console.engine_score <= -100:
+        console.game.agree_draw()
+        console.out("micro960 accepts the draw.")
+        console.announce()
+    else:
+        console.out("micro960 declines the draw; play on.")
+
+
+def cmd_accept(console, args):
+    game = console.game
+    console._not_over()
+    offer = console.draw_offer
+    # An offer stands while its side makes its move and until the other replies.
+    now = (len(game.moves), game.pos.side)
+    if not offer or now not in ((offer[1], offer[0]), (offer[1] + 1, offer[0] ^ BOTH_SIDES)):
+        raise ValueError("no draw offer to accept")
+    game.agree_draw()
+    console.announce()
+
+
+def resume(console, store):
+    """Keep games in `store`; take up a saved unfinished game. True if one was."""
+    console.store = store
+    saved = store.load()
+    if saved is None:
+        if store.problem:
+            console.out("warning: " + store.problem)
+        return False
+    if saved.result() != UNDECIDED:
+        store.finish(saved)  # it ended just before a power cut: archive it now
+        return False
+    console.game = saved
+    console.kept = saved.save_text()
+    _take_settings(console, saved.settings)
+    if saved.clock:
+        saved.clock.now = console.now
+    console._start_clock()
+    plies = len(saved.moves)
+    console.out("Resuming your saved game (%d move%s played); type new for a new game."
+             % (plies, "" if plies == 1 else "s"))
+    return True
+
+
+def _take_settings(console, text):
+    """Side, level and time as a saved game had them (see keep)."""
+    words = text.split()
+    try:
+        for name, value in zip(words[::2], words[1::2]):
+            if name == "engine":
+                console.engine_side = ENGINE_SIDES.index(value) * 8 or None
+            elif name == "level":
+                cmd_level(console, [value])
+            elif name == "time":
+                cmd_time(console, [str(int(value) / 1000)], quiet=True)
+            elif name == "ponder":
+                console.pondering = value == "on"
+    except ValueError:
+        console.out("warning: the saved settings are damaged; some are the defaults")
+    _say_sides(console)
+
+
+def _say_sides(console):
+    side = console.engine_side
+    console.out("You play %s; micro960 plays %s." % (side_name(side ^ BOTH_SIDES),
+                                                  side_name(side))
+             if side else "Two players: the engine moves only when you type go.")
+
+
+def cmd_level(console, args):
+    if args:
+        level = _int(args[0], "level")
+        if not 0 <= level <= 20:
+            raise ValueError("levels run from 0 (weakest) to 20 (strongest)")
+        console.engine.skill = level
+    console.out("Level %d." % console.engine.skill)
+
+
+def cmd_time(console, args, quiet=False):
+    if args:
+        try:
+            ms = int(float(args[0]) * 1000)
+        except ValueError:
+            raise ValueError("time takes seconds, e.g. time 5 or time 0.5, not %r" % args[0])
+        if not 100 <= ms <= 3600000:
+            raise ValueError("the engine thinks 0.1 to 3600 seconds a move")
+        console.limits = Limits(movetime=ms)
+        if not quiet:
+            console.game.clock = None  # a time a move instead of a clock
+    if not quiet:
+        console.out("The engine thinks %s seconds a move." % _seconds_text(console.limits.movetime))
+
+
+def _seconds_text(ms):
+    """1500 -> '1.5', 5000 -> '5'."""
+    return "%d" % (ms // 1000) if ms % 1000 == 0 else ("%.3f" % (ms / 1000)).rstrip("0")
+
+
+def _int(text, what):
+    try:
+        return int(text)
+    except ValueError:
+        raise ValueError("%s must be a number, not %r" % (what, text))
