@@ -148,11 +148,13 @@ def test_the_sensor_board_on_the_device():
     """main.py in MODE "eboard": the real matrix driver scans the emulated
     GPIO pins, where pico.mjs wires a reed switch under each piece the test
     puts down. Moves are made by lifting and placing; the engine's replies
-    come as LED instructions, carried out on the board in turn."""
+    come as LED instructions, carried out on the board in turn. The game is
+    on a clock (30 s each, so the engine thinks about a second a move) and
+    the engine ponders on the player's time, as a board's default is."""
     from host_tools import flash
     config = flash.board_config("pico")
     text = (flash.BOARDS / "pico" / "board.py").read_text() + (
-        '\nMODE = "eboard"\nEBOARD_SP = 518\nEBOARD_THINK_MS = 300\n')
+        '\nMODE = "eboard"\nEBOARD_SP = 518\nEBOARD_CLOCK = "0.5"\n')
     board = chess.Board(chess960=True)
     occupied = [board.occupied]
 
@@ -189,4 +191,18 @@ def test_the_sensor_board_on_the_device():
             play(reply)
             said = pico.read_until("leds off")
             assert "move " + san in said, said
+        clocks = [line.split() for line in pico.said if line.startswith("clock White")]
+        assert len(clocks) == 6, pico.said  # after each of the six moves
+        # Each side's time goes down as it moves (m:ss, or s.t under 10 s).
+        for words in clocks:
+            assert all(0 < seconds(words[i].rstrip(",")) <= 30 for i in (2, 4)), words
+        assert all(seconds(clocks[-1][i].rstrip(",")) < 30 for i in (2, 4)), clocks
         assert not any("rror" in line for line in pico.said), pico.said
+
+
+def seconds(text):
+    """0:29 -> 29.0, 9.5 -> 9.5"""
+    if ":" in text:
+        minutes, _, rest = text.partition(":")
+        return int(minutes) * 60 + int(rest)
+    return float(text)

@@ -405,6 +405,11 @@ class EBoard:
                 found = last
         return found
 
+    def may_become_castling(self, move):
+        """Whether the board showing `move` could still be castling under way
+        (the board then waits for settle() to decide)."""
+        return self._castle_begun_by(move) != 0
+
     def _castle_begun_by(self, move):
         """The castling move that `move` might be the first half of, or 0:
         the king stepping onto its castling square, the rook onto its own,

@@ -74,6 +74,7 @@ class EBoardGame:
         self.ponder = ponder and level >= 10
         self.reply = None  # (plies, move): the person's move the engine expects
         self.pondered = None  # (plies, their move, the answer found on their time, score)
+        self.told = 0  # a move said already, as the engine pondered on it
         board = self.board = EBoard(self.game, occupied)
         board.on_move = self._moved
         board.on_undo = self._taken_back
@@ -258,7 +259,9 @@ class EBoardGame:
     def _moved(self, move, text):
         self.last = text
         self.expected = self.board.wanted = 0
-        self.out("move " + text)
+        if move != self.told:
+            self.out("move " + text)
+        self.told = 0
         game = self.game
         if game.clock:
             self._punch(len(game.moves))

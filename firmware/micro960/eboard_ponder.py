@@ -7,9 +7,10 @@ every 16 nodes: the lifts and placements are kept, in order, and followed
 on the board as the sensors see it:
 
 - only the squares of the expected move change, until the board shows it
-  made: a hit. The engine's time (its clock, or EBOARD_THINK_MS) starts
-  now; the search goes on with what it has and its answer is lit as soon
-  as it is done;
+  made: a hit. The move is said at once (`move SAN`) and the player's clock
+  stops; the engine's time (its clock, or EBOARD_THINK_MS) starts now, the
+  search goes on with what it has, and its answer is lit as soon as it is
+  done;
 - any other square, a typed line, a full list, the player's flag: a miss.
   The search stops; what it found stays in the table.
 
@@ -23,6 +24,7 @@ searched again.
     ponder(board)   # board: a sensorboard.SensorBoard, the person to move
 """
 from .eboard import move_squares, occupancy
+from .notation import san
 from .scanner import PLACED
 from .search import Limits
 
@@ -35,8 +37,11 @@ def ponder(board):
     search = eboard.search
     plies, expected = eboard.reply
     eboard.reply = None  # once a move
+    if eboard.board.may_become_castling(expected):
+        return  # the board would show it before it is sure of it: no guess to stand by
     person = game.pos.side
     touched = move_squares(game.pos, expected)
+    said = "move " + san(game.pos, expected)
     seen = eboard.physical
     game.push(expected)  # the search needs the position after it
     target = occupancy(game.pos)
@@ -71,6 +76,8 @@ def ponder(board):
                 state[0] &= ~(1 << square)
             if state[0] == target:
                 state[1] = True
+                eboard.out(said)
+                eboard.told = expected  # (said once: not again when the game has it)
                 _hit(eboard, clock, person, limits)
                 return False
 

@@ -92,6 +92,7 @@ def test_a_hit_keeps_the_search_and_lights_its_answer_at_once():
     board.step()  # ponders until the hit, then searches its 150 ms
     searched = game.search.nodes
     assert searched > 300 and game.game.san_moves()[2] == said
+    assert lines.count("move " + said) == 1  # said at the hit, not again
     assert game.pondered and game.leds == ("off", 0)  # the answer waits for the loop
     board.step()
     assert game.leds[0] == "move" and game.search.nodes == searched  # no new search
@@ -146,3 +147,19 @@ def test_no_pondering_for_beginners_or_when_it_is_off():
         game.think()
         carry_out(game)
         assert not game.may_ponder(), kwargs
+
+
+def test_no_guess_on_a_king_step_that_may_become_castling():
+    """Kf1-g1 with the rook on h1 may be castling under way: the board waits
+    to see, so the engine does not ponder on it (it would say it too soon)."""
+    from micro960.eboard_ponder import ponder
+    from micro960.notation import parse_move
+    gc.collect()
+    lines = []
+    game = EBoardGame(fen="4rk1r/pppppppp/8/8/8/8/PPPPPPPP/4RK1R w KQkq - 0 1", engine=True,
+                      hash_kb=4, out=lines.append, settle_ms=None, ponder=True)
+    board = SensorBoard(game, Hand(), NoLeds(), out=lines.append)
+    game.reply = (0, parse_move(game.game.pos, "Kg1"))
+    assert game.may_ponder()
+    ponder(board)
+    assert game.search.nodes == 0 and game.reply is None and not lines
