@@ -11,6 +11,8 @@ object. Everything it says goes through out(), one line each:
     leds KIND SQUARES what the LEDs show now (KIND: off, move, error, setup)
     result R REASON   the game is over
     clock W B         both clocks after a move, when the game has a clock
+    resume N          a saved game was taken up, N plies in (resume())
+    warning TEXT      the game could not be saved (it goes on)
 
     >>> g = EBoardGame(number=518, engine=False, out=print)
     >>> g.lift(12); g.place(28)
@@ -75,6 +77,7 @@ class EBoardGame:
         self.reply = None  # (plies, move): the person's move the engine expects
         self.pondered = None  # (plies, their move, the answer found on their time, score)
         self.told = 0  # a move said already, as the engine pondered on it
+        self.store = None  # a storage.GameStore: the game is saved after every move
         board = self.board = EBoard(self.game, occupied)
         board.on_move = self._moved
         board.on_undo = self._taken_back
@@ -118,6 +121,41 @@ class EBoardGame:
             from .startpos import setup_text
             self.out("setup done: %s" % setup_text(self.game.rules, self.game.start_fen))
             self._start_clock()
+
+    def resume(self, store, occupied):
+        """Save the game in `store` after every move from now on, and take up
+        the unfinished game saved there, if there is one (True). Its pieces
+        go back by the set-up check (`occupied`: the board as it stands);
+        its clock goes on from where it stopped."""
+        self.store = store
+        saved = store.load()
+        if saved is None:
+            if store.problem:
+                self.out("warning " + store.problem)
+            return False
+        if saved.result() != UNDECIDED:
+            store.finish(saved)  # it ended just before a power cut: archive it now
+            return False
+        self.game = self.board.game = saved
+        self.setting_up = None
+        self.board.new_position(occupied)
+        if saved.clock:
+            saved.clock.now = self.now
+            saved.clock.start(saved.pos.side)
+        self.out("resume %d" % len(saved.moves))
+        self._show()
+        return True
+
+    def _keep(self):
+        """Save the game after each move (power may go at any time); when it
+        ends, archive it (games.pgn, for `micro960 pull`) and clear the save."""
+        store = self.store
+        if store is None:
+            return
+        game = self.game
+        problem = store.save(game) if game.result() == UNDECIDED else store.finish(game)
+        if problem:
+            self.out("warning %s; the game goes on" % problem)
 
     def snapshot(self, mask):
         self.last_event = ticks_ms()
@@ -235,6 +273,7 @@ class EBoardGame:
             clock.stop()
             self.expected = self.board.wanted = 0
             self._announce()
+            self._keep()
             self._show()
 
     # ------------------------------------------------------------ hooks
@@ -267,6 +306,7 @@ class EBoardGame:
             self._punch(len(game.moves))
         self.announced = False
         self._announce()
+        self._keep()
 
     def _taken_back(self, move):
         self.last = None
@@ -276,6 +316,7 @@ class EBoardGame:
         self.out("takeback " + san(self.game.pos, move))
         if self.game.clock:  # (game.undo set it back) the mover's clock runs again
             self.game.clock.start(self.game.pos.side)
+        self._keep()
 
     def _error(self, text):
         self.out("error " + text)

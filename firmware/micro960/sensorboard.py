@@ -278,8 +278,9 @@ class SensorBoard:
             self.stop()
 
 
-def build(config, machine=None, neopixel=None, game=None, out=print, lines=None):
-    """The SensorBoard of `config`: its drivers, a scanner and a game."""
+def build(config, machine=None, neopixel=None, game=None, out=print, lines=None, store=None):
+    """The SensorBoard of `config`: its drivers, a scanner and a game, kept
+    in `store` (a storage.GameStore) if given and taken up from it."""
     if machine is None:
         import machine
     sensor = make_sensor(config, machine)
@@ -299,6 +300,8 @@ def build(config, machine=None, neopixel=None, game=None, out=print, lines=None)
                           think_ms=config.EBOARD_THINK_MS, occupied=scanner.occupancy(),
                           setup=config.EBOARD_SETUP, clock=config.EBOARD_CLOCK,
                           ponder=config.EBOARD_PONDER)
+        if store is not None:
+            game.resume(store, scanner.occupancy())
     board = SensorBoard(game, scanner, leds, machine, config.SCAN_PERIOD_MS, button, out, lines,
                         make_display(config, machine, out))
     search = getattr(game, "search", None)
@@ -323,8 +326,9 @@ def main(config, lines=None):
     """Run the sensor board of `config`, reading promotion choices from
     `lines`; False (and why, printed) when the board has none or its
     hardware does not answer, so main.py can fall back to the console."""
+    from .storage import GameStore, default_folder
     try:
-        board = build(config, lines=lines)
+        board = build(config, lines=lines, store=GameStore(default_folder()))
     except (ValueError, OSError, ImportError, AttributeError) as e:
         print("micro960: no sensor board (%s); starting the console." % e)
         return False

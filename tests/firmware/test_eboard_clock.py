@@ -117,3 +117,40 @@ def test_without_a_clock_nothing_is_said_of_one():
     play(g, "e2e4")
     g.think()
     assert g.game.clock is None and not [line for line in lines if line.startswith("clock")]
+
+
+def test_a_power_cut_takes_the_game_up_with_its_clock_and_the_end_is_archived():
+    from micro960.eboard import occupancy
+    from micro960.storage import GameStore
+    from power_cut import remove_folder, scratch_folder
+    folder = scratch_folder("eboard-resume")
+    try:
+        g, lines, time = on_clock("5+3", engine=False)
+        assert not g.resume(GameStore(folder), None)  # nothing saved yet
+        time.wait(10)
+        play(g, "f2f3")
+        time.wait(5)
+        play(g, "e7e5")
+        shown = occupancy(g.game.pos)
+        del g
+        gc.collect()
+        # The power comes back: a new game from the board's settings, taken up
+        # from the save; one piece was knocked off f3 meanwhile.
+        again, said, later = on_clock("5+3", engine=False)
+        f3 = parse_square("f3")
+        assert again.resume(GameStore(folder), shown & ~(1 << f3))
+        assert said[-2:] == ["resume 2", "leds setup f3"], said
+        clock = again.game.clock
+        assert clock.marks == [293000, 298000] and clock.running == WHITE
+        again.place(f3)  # put back: the game goes on
+        assert again.leds == ("off", 0)
+        later.wait(1)
+        play(again, "g2g4")
+        play(again, "d8h4")
+        assert "result 0-1 checkmate" in said, said
+        archive = open(folder + "/games.pgn").read()
+        assert '[TimeControl "300+3"]' in archive and "1. f3 {[%clk 0:04:53]}" in archive, \
+            archive
+        assert not GameStore(folder).load()  # finished: nothing left to take up
+    finally:
+        remove_folder(folder)
