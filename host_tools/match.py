@@ -3,8 +3,9 @@
     micro960 match --opponent stockfish --opponent-option "Skill Level=0" --nodes 8000
     micro960 match --engine "stockfish" --opponent "polyglot -noini -ec stockfish" \\
         --opponent-protocol xboard --tc 2+0.1 --games 20 --pgn games.pgn --seed 7
-    micro960 match --ponder --opponent "python3 -m host_tools uci" --tc 10+0.1 \\
-        --concurrency 1     # what thinking on the opponent's time is worth
+    micro960 match --ponder --runtime micropython --opponent stockfish \\
+        --opponent-option UCI_LimitStrength=true --opponent-option UCI_Elo=1900 \\
+        --tc 5+0.05 --games 40 --seed 23 --concurrency 1   # then again without --ponder
 
 Every start position (SP 0-959, drawn at random; --seed repeats a draw) is
 played twice, the engine under test taking White in one game and Black in the

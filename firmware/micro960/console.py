@@ -46,8 +46,7 @@ class Console:
         self.engine.poll = self._typed_while_thinking
         self.input = None  # the StdinLines typed on, looked at while the engine thinks
         self.engine_side = engine_side  # WHITE, BLACK or None (two people)
-        self.limits = None
-        self.limits = Limits(movetime=int(seconds * 1000))
+        self.limits = Limits(movetime=int(seconds * 1000))  # `time`; a clock's when on one
         self.store = None  # a storage.GameStore: the game is saved after every change
         self.kept = None  # the text last saved
         self.draw_offer = None  # (side, plies) of a draw offered by a person

@@ -9,10 +9,12 @@ The game (eboard_game.EBoardGame) turns the events into moves; this module
 only carries them between the hardware and it. The serial console stays
 open: typing q, r, b or n (or the piece's name) chooses the next promotion,
 as does the optional PROMOTION_BUTTON_PIN button; the optional
-MOVE_NOW_BUTTON_PIN button makes the engine play at once what it has found. An optional display
-(DISPLAY_DRIVER, display.py) shows the game and its clocks (EBOARD_CLOCK),
-also while the engine thinks; typing eval adds the evaluation. With
-EBOARD_PONDER the engine thinks on the player's time (eboard_ponder.py).
+MOVE_NOW_BUTTON_PIN button makes the engine play at once what it has
+found. An optional display (DISPLAY_DRIVER, display.py) shows the game and
+its clocks (EBOARD_CLOCK), also while the engine thinks; typing eval adds
+the evaluation. With EBOARD_PONDER the engine thinks on the player's time
+(eboard_ponder.py). main() keeps the game on flash after every move and
+takes it up after a power cut.
 
     board = build(config)   # config = micro960.board.load(); imports machine
     board.run()             # forever; Ctrl-C stops the timer and darkens the LEDs
@@ -185,7 +187,7 @@ class SensorBoard:
             score = -score  # the engine's own view, turned to White's
         # Moves, an ending (resigned, claimed) and the clock's seconds are what
         # change the picture; result() would generate moves at every turn of the loop.
-        clock = game.game.clock if hasattr(game, "game") else None
+        clock = game.game.clock
         drawn = (len(game.game.moves), game.game.ended, score, _second(clock))
         if drawn != self.drawn:
             self.drawn = drawn
@@ -219,8 +221,8 @@ class SensorBoard:
     def thinking(self):
         """Polled by the search every 16 nodes (game.pos is then the search's):
         the display's clocks each second, and the move-now button."""
-        clock = self.display and getattr(self.game.game, "clock", None)
-        if clock:
+        clock = self.game.game.clock
+        if clock and self.display:
             second = _second(clock)
             if second != self.second:
                 self.second = second
