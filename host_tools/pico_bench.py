@@ -8,7 +8,8 @@ machine's. It prints:
   peak heap and the deepest C stack, with the node signature `bench` gives;
 - perft from the start position to depth 4: leaves/s;
 - how long `go movetime N` takes from the go line to `bestmove`;
-- the free heap with each mode loaded on a fresh board, with a 16 KB table
+- the free heap with each mode (and the sensor board's game) loaded on a
+  fresh board, with a 16 KB table
   and with the default one sized from the heap (tt.default_kb);
 - the sensor board's scan with the real matrix driver (on emulated GPIO):
   the time to read the 64 squares, to scan and debounce, and the CPU share;
@@ -25,7 +26,14 @@ MODES = (("uci", "from micro960.uci import Uci\nengine = Uci(None, hash_kb=%s)\n
          ("console", "from micro960.console import Console\nengine = Console(hash_kb=%s)\n"
                      "search = engine.engine"),
          ("xboard", "from micro960.xboard import XBoard\nengine = XBoard(None, hash_kb=%s)\n"
-                    "search = engine.search"))
+                    "search = engine.search"),
+         # The sensor board as main.py runs it (matrix sensors, WS2812 LEDs, a
+         # saved game), on a 15+10 clock and pondering, without the timer.
+         ("sensor board", "import micro960.sensorboard, micro960.sensor_matrix, "
+                          "micro960.led_ws2812, micro960.storage, micro960.eboard_ponder\n"
+                          "from micro960.eboard_game import EBoardGame\n"
+                          "engine = EBoardGame(number=518, hash_kb=%s, clock='15+10', "
+                          "ponder=True, out=lambda text: None)\nsearch = engine.search"))
 MOVETIMES = (100, 500, 1000, 2000)
 # What the console's table buys: its engine thinks TABLE_MS on each of these
 # middlegames, with a 16 KB table and with the default one (sized from the heap).

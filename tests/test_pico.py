@@ -131,8 +131,8 @@ def test_bench_pico_measures_on_the_device():
     assert "perft startpos depth 2: 400 leaves" in text, text
     go = re.search(r"go movetime 300: bestmove after (\d+) ms", text)
     assert go and 200 <= int(go.group(1)) <= 400, text
-    assert len(re.findall(r"free heap with the \w+ loaded and a (default )?\d+ KB table: \d+ bytes",
-                          text)) == 6, text
+    assert len(re.findall(r"free heap with the [\w ]+ loaded and a (default )?\d+ KB table: "
+                          r"\d+ bytes", text)) == 8, text
     assert len(re.findall(r"console, \d+ KB table, 300 ms a middlegame: depth \d+, \d+ nodes/s",
                           text)) == 4, text
     scan = re.search(r"sensor matrix: read in (\d+) us, scanned and debounced in (\d+) us", text)
