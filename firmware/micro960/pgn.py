@@ -124,7 +124,10 @@ class PgnReader:
             elif ch == ";":
                 break
             elif ch == "(":
-                self.depth += 1
+                # A variation needs a move before it to vary from; a "(" with
+                # none is passed over, as python-chess does.
+                if self.depth or self.in_moves:
+                    self.depth += 1
             elif ch == ")":
                 self.depth = max(0, self.depth - 1)
             elif self.depth:

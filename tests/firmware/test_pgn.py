@@ -95,3 +95,12 @@ def test_an_unclosed_variation_or_comment_does_not_swallow_the_next_game():
     games = list(read_games(text.split("\n")))
     assert [(tags["Event"], tokens) for tags, tokens in games] == [
         ("a", ["e4"]), ("b", ["d4", "d5", "*"]), ("c", ["c4"]), ("d", ["Nf3", "*"])]
+
+
+def test_a_variation_before_any_move_is_passed_over_as_python_chess_does():
+    """A "(" needs a move before it to vary from: with none, the parenthesis
+    is passed over and the moves after it are the game's (found by the PGN
+    fuzz test against python-chess)."""
+    text = '[Event "a"]\n\n{ a comment } (1. g4 *\n\n[Event "b"]\n\n( 1. e4 ) e5 *\n'
+    games = list(read_games(text.split("\n")))
+    assert [tokens for tags, tokens in games] == [["g4", "*"], ["e4", "e5", "*"]]
