@@ -72,8 +72,8 @@ def cmd_clock(console, args):
     elif args:
         raise ValueError("clock takes one time control (15+10, 5, 40/90+30) or off")
     console.out(game.clock.line() if game.clock else
-             "No clock: the engine thinks %s seconds a move." %
-             _seconds_text(console.limits.movetime))
+                "No clock: the engine thinks %s seconds a move." %
+                _seconds_text(console.limits.movetime))
 
 
 def cmd_flip(console, args):
@@ -210,7 +210,7 @@ def cmd_draw(console, args):
     else:
         console.draw_offer = (game.pos.side, len(game.moves))
         console.out("%s offers a draw; %s may type accept before their next move."
-                 % (side_name(game.pos.side), side_name(game.pos.side ^ BOTH_SIDES)))
+                    % (side_name(game.pos.side), side_name(game.pos.side ^ BOTH_SIDES)))
         return
     console.announce()
 
@@ -240,13 +240,10 @@ def cmd_accept(console, args):
 def resume(console, store):
     """Keep games in `store`; take up a saved unfinished game. True if one was."""
     console.store = store
-    saved = store.load()
+    saved = store.unfinished()
     if saved is None:
         if store.problem:
             console.out("warning: " + store.problem)
-        return False
-    if saved.result() != UNDECIDED:
-        store.finish(saved)  # it ended just before a power cut: archive it now
         return False
     console.game = saved
     console.kept = saved.save_text()
@@ -256,7 +253,7 @@ def resume(console, store):
     console._start_clock()
     plies = len(saved.moves)
     console.out("Resuming your saved game (%d move%s played); type new for a new game."
-             % (plies, "" if plies == 1 else "s"))
+                % (plies, "" if plies == 1 else "s"))
     return True
 
 
@@ -281,8 +278,8 @@ def _take_settings(console, text):
 def _say_sides(console):
     side = console.engine_side
     console.out("You play %s; micro960 plays %s." % (side_name(side ^ BOTH_SIDES),
-                                                  side_name(side))
-             if side else "Two players: the engine moves only when you type go.")
+                                                     side_name(side))
+                if side else "Two players: the engine moves only when you type go.")
 
 
 def cmd_level(console, args):

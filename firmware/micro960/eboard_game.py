@@ -128,13 +128,10 @@ class EBoardGame:
         go back by the set-up check (`occupied`: the board as it stands);
         its clock goes on from where it stopped."""
         self.store = store
-        saved = store.load()
+        saved = store.unfinished()
         if saved is None:
             if store.problem:
                 self.out("warning " + store.problem)
-            return False
-        if saved.result() != UNDECIDED:
-            store.finish(saved)  # it ended just before a power cut: archive it now
             return False
         self.game = self.board.game = saved
         self.setting_up = None

@@ -20,7 +20,7 @@ writing, so it reads as one broken game that `micro960 replay` skips.
 """
 import os
 
-from .game import load_game
+from .game import UNDECIDED, load_game
 
 try:
     from zlib import adler32  # CPython: the same sums, in C
@@ -143,6 +143,16 @@ class GameStore:
         except Exception as e:  # a save that does not replay, no memory, ...
             self.problem = "the saved game does not replay: %r" % (e,)
             return None
+
+    def unfinished(self):
+        """The game in progress saved here, or None (self.problem says why,
+        if the save was damaged). A game that ended just before a power cut
+        is archived now instead."""
+        saved = self.load()
+        if saved is not None and saved.result() != UNDECIDED:
+            self.finish(saved)
+            return None
+        return saved
 
     def clear(self):
         """Forget the game in progress; None, or why that failed."""
