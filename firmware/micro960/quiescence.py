@@ -53,7 +53,7 @@ def quiesce(search, alpha: int, beta: int, ply: int, start: int) -> int:
 
     Moves are generated into search.moves from `start`; nodes are counted
     in search.nodes, and search.stopped (set by search._check_limits every
-    64 nodes) unwinds the tree with a score of 0.
+    16 nodes) unwinds the tree with a score of 0.
     """
     pos = search.pos
     board_obj = pos.board
@@ -103,9 +103,37 @@ def quiesce(search, alpha: int, beta: int, ply: int, start: int) -> int:
             if stopped:
                 result = 0
             else:
-                result = int(_enter(board_obj, squares, counts_obj, kings_obj, to64, table, work,
-                                    state, frame, level, first_ply + level, alpha, beta, start,
-                                    evasions, lrs, room))
+                result = INFINITE
+                # Set up the new node's frame, or find its score if it needs no
+                # search: a captured king, the ply limit, standing pat at or
+                # above beta.
+                us = state[_SIDE]
+                king = int(kings[us >> 4])
+                in_check = 0
+                if lrs and not king:
+                    result = -MATE + first_ply + level  # our king was captured
+                else:
+                    if evasions and not lrs and attacked(board_obj, king, us ^ 24):
+                        in_check = 1
+                    at_limit = first_ply + level >= MAX_PLY - 1 or start + 256 > room
+                    if in_check and not at_limit:
+                        best = -INFINITE  # no standing pat in check: every evasion is searched
+                    else:
+                        best = int(white_score(board_obj, squares, counts_obj, kings_obj, to64,
+                                               table, work, state[_RIGHTS]))
+                        if us != 8:
+                            best = -best
+                        if at_limit or best >= beta:
+                            result = best
+                        elif best > alpha:
+                            alpha = best
+                if result == INFINITE:
+                    f = level * FRAME
+                    frame[f + _ALPHA] = _BIAS + alpha
+                    frame[f + _BETA] = _BIAS + beta
+                    frame[f + _BEST] = _BIAS + best
+                    frame[f + _IN_CHECK] = in_check
+                    frame[f + _LEGAL] = 0
                 if first_ply + level > seldepth:
                     seldepth = first_ply + level
                     used = int(stack_use())
@@ -203,39 +231,3 @@ def quiesce(search, alpha: int, beta: int, ply: int, start: int) -> int:
     search.nodes = nodes
     search.seldepth = seldepth
     return result
-
-
-@micropython.viper
-def _enter(board_obj, squares, counts_obj, kings_obj, to64, table, work, state: ptr32,
-           frame: ptr16, level: int, ply: int, alpha: int, beta: int, start: int, evasions: int,
-           lrs: int, room: int) -> int:
-    """Set up the frame of a new node: its score if it needs no search (a
-    captured king, the ply limit, standing pat at or above beta), else
-    INFINITE with the frame ready for its moves."""
-    us = state[_SIDE]
-    them = us ^ 24
-    king = int(ptr8(kings_obj)[us >> 4])
-    if lrs and not king:
-        return -MATE + ply  # our king was captured
-    in_check = 0
-    if evasions and not lrs and attacked(board_obj, king, them):
-        in_check = 1
-    at_limit = ply >= MAX_PLY - 1 or start + 256 > room
-    if in_check and not at_limit:
-        best = -INFINITE  # no standing pat in check: every evasion is searched
-    else:
-        best = int(white_score(board_obj, squares, counts_obj, kings_obj, to64, table, work,
-                               state[_RIGHTS]))
-        if us != 8:
-            best = -best
-        if at_limit or best >= beta:
-            return best
-        if best > alpha:
-            alpha = best
-    f = level * FRAME
-    frame[f + _ALPHA] = _BIAS + alpha
-    frame[f + _BETA] = _BIAS + beta
-    frame[f + _BEST] = _BIAS + best
-    frame[f + _IN_CHECK] = in_check
-    frame[f + _LEGAL] = 0
-    return INFINITE

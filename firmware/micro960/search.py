@@ -12,27 +12,25 @@ import random
 
 from .compat import const, micropython, ptr32, ticks_diff, ticks_ms, zeros  # noqa: F401
 from .evaluate import TABLE, WORK, white_score
-from .movegen import gives_check, has_legal_move, legal_moves, pseudo_moves
-from .ordering import age_history, order_moves, pick, punish_quiets, reward_cut
-from .position import KING, PAWN, TO64, TO120, _pop, _push, attacked
+from .movegen import _generate, castling_moves, gives_check, has_legal_move, legal_moves
+from .ordering import age_history, order_moves, punish_quiets, reward_cut
+from .position import TO64, TO120, _pop, _push, attacked
 from .quiescence import frames, quiesce
 from .see import see_ge
-from .tt import EXACT, LOWER, UPPER, TranspositionTable
+from .tt import TranspositionTable
 
 MATE = const(30000)
 INFINITE = const(32000)
-# The deepest the search may go, plies from the root. Each ply is a nested
-# call, 216 bytes of a Pico's 7,936-byte C stack; ten seconds of search in a
-# middlegame reach about 3.7 KB (`micro960 bench --pico` reports the
-# deepest). A line that runs out raises RuntimeError, and think() plays the
-# last finished iteration's move.
+# The deepest the search may go, plies from the root: the frames of _tree and
+# quiesce are preallocated for this many. Neither recurses, so the C stack
+# stays the same at any depth (`micro960 bench --pico` reports it).
 MAX_PLY = const(32)
 MATE_BOUND = const(29000)  # scores beyond this are mates
 # The clock, the node limit and the input are looked at every 16 nodes
 # (nodes & CHECK_MASK == 0; quiescence.py keeps the same). A Pico searches
-# about 1,100 nodes a second (`micro960 bench --pico`, the emulated board's
-# own clock), so that is every 15 ms or so, within the default Move Overhead
-# of 30 ms: there `go movetime 500` answers after 485 ms. It costs the unix
+# about 1,650 nodes a second (`micro960 bench --pico`, the emulated board's
+# own clock), so that is every 10 ms or so, within the default Move Overhead
+# of 30 ms: there `go movetime 500` answers after 491 ms. It costs the unix
 # port about 1% of its UCI speed.
 CHECK_MASK = const(15)
 # Position.state's fields, move flags and ordering scores, as this module's
@@ -45,9 +43,15 @@ _KEY = const(4)
 _PLY = const(5)
 _WHITE = const(8)
 _BOTH = const(24)
+_EP = const(1)
 _EN_PASSANT = const(2)
 _PROMOTE_N = const(4)
 _KILLER = const(15000)  # ordering.KILLER
+_PAWN = const(1)
+_KING = const(6)
+_EXACT = const(1)  # tt.py's bounds
+_LOWER = const(2)
+_UPPER = const(3)
 # Late-move reductions by depth and move number: about 0.75 + ln(depth) *
 # ln(moves) / 2.25 plies, as LMR_TABLE[depth * 32 + moves] (both capped).
 LMR_TABLE = bytes(
@@ -80,7 +84,7 @@ class Search:
         self.order = zeros("H", buffer_moves)  # ordering score of each move
         self.frames = frames()  # quiescence's per-ply state
         self.killers = zeros("H", 2 * MAX_PLY)
-        self.statics = zeros("h", MAX_PLY + 1)  # static score by ply, to see if it improves
+        self.plies = plies()  # the tree search's per-ply state
         self.history = zeros("H", 14 * 64)  # by (piece - 9, to-square), as Zobrist keys
         self.root_moves = self.root_scores = None  # at lower skill: every root move's score
         self.root_count = 0
@@ -88,6 +92,7 @@ class Search:
         self.move_overhead = 30
         self.rng = random
         self.poll = None  # called now and then; returns True to stop
+        self.watch = None  # the selective rules' tests: enter(depth, alpha, beta) and leave(score) each node
         self.on_info = None  # called after each iteration
         self.pos = None
         self.game = None
@@ -143,14 +148,7 @@ class Search:
             self.root_scores = zeros("h", 256)
         for depth in range(1, max_depth + 1):
             self.seldepth = 0
-            try:
-                value = self._aspiration(depth, score)
-            except RuntimeError:
-                # MicroPython ran out of C stack deep in the tree: the moves made
-                # on the way down were not taken back, so rebuild the position
-                # and play the best move of the last finished iteration.
-                game.rebuild()
-                break
+            value = self._aspiration(depth, score)
             if self.stopped and depth > 1:
                 # A move of the unfinished iteration that beat the window is
                 # better than the last iteration's choice: play it.
@@ -240,208 +238,7 @@ class Search:
     def _root(self, depth, alpha, beta):
         self.best_root = 0
         self.root_raised = 0
-        return self._search(depth, alpha, beta, 0, 0, False)
-
-    # Bytecode, not native: the native emitter makes this a quarter faster on
-    # the emulated Pico but keeps all of a call's locals on the C stack, 464
-    # bytes a ply against bytecode's 216 (whose locals are on the heap); ten
-    # seconds of search in a middlegame then overflowed the Pico's 7,936 bytes.
-    def _search(self, depth, alpha, beta, ply, start, null_ok):
-        pos = self.pos
-        lrs = self.lrs
-        if depth <= 0 or ply >= MAX_PLY - 1 or start + 256 > self.room:
-            return quiesce(self, alpha, beta, ply, start)
-        self.nodes += 1
-        if self.nodes & CHECK_MASK == 0:
-            self._check_limits()
-        if self.stopped:
-            return 0
-        board = pos.board
-        state = pos.state
-        us = state[_SIDE]
-        them = us ^ _BOTH
-        king = pos.kings[us >> 4]
-        if ply:
-            if lrs:
-                if not king:
-                    return -MATE + ply  # our king was captured
-            elif state[_HALFMOVE] >= 2 and _repeated(pos, self.game):
-                return 0
-            elif state[_HALFMOVE] >= 100:
-                # The fifty-move rule, unless the move that reached it mated.
-                if attacked(board, king, them) and not has_legal_move(pos, self.moves, start):
-                    return -MATE + ply
-                return 0
-            # Mate-distance pruning: no mate found here can beat a shorter one.
-            if alpha < -MATE + ply:
-                alpha = -MATE + ply
-            if beta > MATE - ply - 1:
-                beta = MATE - ply - 1
-            if alpha >= beta:
-                return alpha
-        in_check = not lrs and attacked(board, king, them)
-        if in_check:
-            depth += 1
-        pv_node = beta - alpha > 1
-        tt = self.tt
-        hash_move = 0
-        entry = tt.probe(state[_KEY])
-        if entry >= 0:
-            hash_move = tt.moves[entry]
-            info = tt.info[entry]  # as tt.depth() and tt.bound() read it
-            if ply and not pv_node and (info & 63) - 1 >= depth:
-                score = _score_from_tt(tt.scores[entry], ply)
-                bound = info >> 6
-                if bound == EXACT or (bound == LOWER and score >= beta) or \
-                        (bound == UPPER and score <= alpha):
-                    return score
-        if ply and not hash_move and depth >= 4:
-            depth -= 1  # no move known here: search it less deep (internal iterative reduction)
-        statics = self.statics
-        improving = 1
-        if in_check:
-            statics[ply] = -INFINITE
-        else:
-            static = white_score(board, pos.squares, pos.counts, pos.kings, TO64, TABLE, WORK,
-                                 state[_RIGHTS])
-            if us != _WHITE:
-                static = -static
-            statics[ply] = static
-            # Worse than two plies ago: this line is going nowhere, prune harder.
-            if ply >= 2 and static <= statics[ply - 2]:
-                improving = 0
-        futile = False  # quiet moves here cannot lift the score to alpha
-        # Late-move pruning: near the leaves, quiet moves this late in the
-        # order are skipped (with no check to answer and no PV to keep).
-        late = 999
-        if not in_check and not pv_node and ply:
-            if depth <= 3:
-                late = (3 + depth * depth) // (2 - improving)
-            futile = depth <= 2 and static + 150 * depth <= alpha and abs(alpha) < MATE_BOUND
-            # Reverse futility: far above beta near the leaves, take the cut.
-            margin = 100 * (depth - improving)
-            if depth <= 5 and static - margin >= beta and abs(beta) < MATE_BOUND:
-                return static - margin
-            # Null move: if passing still beats beta, a real move will too.
-            if null_ok and depth >= 2 and static >= beta and self._has_pieces(us):
-                pos.push_null()
-                extra = (static - beta) // 200  # far above beta: reduce more
-                score = -self._search(depth - 3 - depth // 4 - (extra if extra < 3 else 3),
-                                      -beta, -beta + 1, ply + 1, start, False)
-                pos.pop_null()
-                if self.stopped:
-                    return 0
-                if score >= beta:
-                    return beta if score >= MATE_BOUND else score
-        moves = self.moves
-        order = self.order
-        end = pseudo_moves(pos, moves, start)
-        killers = self.killers
-        order_moves(board, moves, order, start, end, hash_move, killers[2 * ply],
-                     killers[2 * ply + 1], self.history, 1)
-        squares = pos.squares
-        slot = pos.slot
-        counts = pos.counts
-        kings = pos.kings
-        keep = pos.keep
-        saved = pos.saved
-        en_passant = pos.en_passant
-        to120 = TO120
-        best = -INFINITE
-        best_move = 0
-        legal = 0
-        old_alpha = alpha
-        for i in range(start, end):
-            move = pick(moves, order, i, end)
-            quiet = board[to120[(move >> 6) & 63]] == 0 and move >> 12 < _PROMOTE_N \
-                and move >> 12 != _EN_PASSANT
-            # A checking move is never pruned or reduced: it may start a mate.
-            # (Asked only of the quiet moves that would be, and before making
-            # the move, so a pruned move costs little.)
-            checks = False
-            if quiet and legal and ply and not in_check:
-                # Near the leaves, a quiet move that leaves its piece to be
-                # taken for nothing is not worth a look either.
-                prune = futile or legal >= late or \
-                    (depth <= 3 and not see_ge(board, move, -20 * depth * (depth + 1)))
-                if not lrs and (prune or (depth >= 3 and legal >= 3)):
-                    checks = gives_check(board, move, kings[them >> 4])
-                if prune and not checks:
-                    continue
-            _push(board, squares, slot, counts, kings, keep, state, saved, move, en_passant)
-            if not lrs and attacked(board, kings[us >> 4], them):
-                _pop(board, squares, slot, counts, kings, state, saved, move)
-                continue
-            legal += 1
-            if ply == 0 and self.skill < 20:
-                score = -self._search(depth - 1, -INFINITE, INFINITE, 1, end, True)
-                self.root_moves[legal - 1] = move
-                self.root_scores[legal - 1] = score
-                self.root_count = legal
-            # (A child at depth 0 is quiesce()'s straight away: calling it
-            # directly saves a Python call per leaf.)
-            elif legal == 1:
-                score = -(quiesce(self, -beta, -alpha, ply + 1, end) if depth <= 1 else
-                          self._search(depth - 1, -beta, -alpha, ply + 1, end, True))
-            else:
-                reduce = 0
-                if ply and depth >= 3 and legal > 3 and quiet and not in_check and not checks \
-                        and order[i] < _KILLER - 1:
-                    reduce = LMR_TABLE[(depth if depth < 16 else 15) * 32 +
-                                       (legal if legal < 32 else 31)]
-                    if pv_node and reduce:
-                        reduce -= 1
-                    if not improving:
-                        reduce += 1
-                score = -(quiesce(self, -alpha - 1, -alpha, ply + 1, end) if depth <= 1 + reduce
-                          else self._search(depth - 1 - reduce, -alpha - 1, -alpha, ply + 1, end,
-                                            True))
-                if score > alpha and reduce:
-                    score = -self._search(depth - 1, -alpha - 1, -alpha, ply + 1, end, True)
-                if alpha < score < beta:
-                    score = -(quiesce(self, -beta, -alpha, ply + 1, end) if depth <= 1 else
-                              self._search(depth - 1, -beta, -alpha, ply + 1, end, True))
-            _pop(board, squares, slot, counts, kings, state, saved, move)
-            if self.stopped:
-                return 0
-            if score > best:
-                best = score
-                best_move = move
-                if ply == 0:
-                    self.best_root = move
-                if score > alpha:
-                    alpha = score
-                    if ply == 0:
-                        self.root_raised = move
-                    if score >= beta:
-                        if quiet:
-                            reward_cut(board, killers, self.history, move, depth, ply)
-                            if i > start:
-                                punish_quiets(board, moves, self.history, start, i, depth)
-                        break
-        if legal == 0:
-            if lrs or in_check:
-                return -MATE + ply
-            return 0
-        bound = LOWER if best >= beta else (EXACT if best > old_alpha else UPPER)
-        tt.store(state[_KEY], depth, bound, _score_to_tt(best, ply), best_move)
-        return best
-
-    # ------------------------------------------------------------- ordering
-
-    # ---------------------------------------------------------------- draws
-
-    def _has_pieces(self, side):
-        """Does `side` have a piece other than pawns and king? (Null move is
-        unsafe in pawn endings because of zugzwang.)"""
-        pos = self.pos
-        first = 16 if side != 8 else 0
-        board = pos.board
-        for i in range(first, first + pos.counts[side >> 4]):
-            kind = board[pos.squares[i]] & 7
-            if kind != PAWN and kind != KING:
-                return True
-        return False
+        return _tree(self, depth, alpha, beta)
 
     # ------------------------------------------------------------ reporting
 
@@ -480,23 +277,6 @@ class Search:
         return good[self.rng.getrandbits(8) % len(good)]
 
 
-def _score_to_tt(score, ply):
-    """Mate scores are stored relative to this node, not to the root."""
-    if score > MATE_BOUND:
-        return score + ply
-    if score < -MATE_BOUND:
-        return score - ply
-    return score
-
-
-def _score_from_tt(score, ply):
-    if score > MATE_BOUND:
-        return score - ply
-    if score < -MATE_BOUND:
-        return score + ply
-    return score
-
-
 @micropython.viper
 def _repeated(pos, game) -> bool:
     """Has this position stood before, since the last capture or pawn move?
@@ -518,3 +298,452 @@ def _repeated(pos, game) -> bool:
         if game.seen_before(key, back - ply, reach - ply):
             return True
     return False
+
+
+# The tree is one viper loop, as quiescence is: each ply's state lives in a
+# frame of FRAME 16-bit fields (Search.plies), so a node costs no Python call
+# and no C stack. On the emulated Pico it searches 1,650 nodes a second where
+# a recursive bytecode function searched 1,100 (the same tree), and its C
+# stack stays at 2.4 KB of 7.9 at any depth; the native emitter, tried
+# first, kept 464 bytes of C stack a ply and overflowed in a long middlegame
+# search. Its machine code takes 7 KB more heap than the bytecode did.
+# Scores are kept + _BIAS, since viper reads a ptr16 as unsigned.
+FRAME = const(16)
+_BIAS = const(32768)
+_ALPHA = const(0)
+_BETA = const(1)
+_BEST = const(2)
+_OLD_ALPHA = const(3)
+_STATIC = const(4)  # the static score (-INFINITE in check), to see if the side improves
+_DEPTH = const(5)
+_START = const(6)
+_END = const(7)
+_NEXT = const(8)  # the index of the move being searched below
+_MOVE = const(9)
+_LEGAL = const(10)
+_BEST_MOVE = const(11)
+_LATE = const(12)  # late-move pruning: from this many legal moves on, quiet ones are skipped
+_HASH_MOVE = const(13)
+_REDUCE = const(14)
+_FLAGS = const(15)  # the switches below, and the phase of the search below
+_IN_CHECK = const(1)
+_PV_NODE = const(2)
+_IMPROVING = const(4)  # better than two plies ago; prune and reduce less
+_FUTILE = const(8)  # quiet moves here cannot lift the score to alpha
+_QUIET = const(16)  # the move being searched is quiet
+_PHASE = const(64)  # flags // _PHASE: which search is below
+# The phases: the null move; a root move at lower skill, with the full window;
+# a first move, with the full window; a later move's null-window search,
+# maybe reduced; that search again unreduced; a later move's full window.
+_NULL = const(1)
+_ROOT_ALL = const(2)
+_FIRST = const(3)
+_REDUCED = const(4)
+_UNREDUCED = const(5)
+_FULL = const(6)
+# What the loop does next.
+_ENTER = const(0)  # a new node at `ply`: depth, alpha, beta, start and null_ok are set
+_RETURN = const(1)  # the node at `ply` is done with `result`: back to its parent
+_MOVES = const(2)  # generate the node's moves
+_NEXT_MOVE = const(3)  # make the next move worth searching, or finish the node
+_DESCEND = const(4)  # search below the node, as `phase` says
+
+
+def plies():
+    """The frame array a Search keeps for _tree()."""
+    return zeros("H", FRAME * MAX_PLY)
+
+
+@micropython.viper
+def _tree(search, depth: int, alpha: int, beta: int) -> int:
+    """The score of search.pos searched `depth` plies from the root.
+
+    The root's best move goes to search.best_root, and to search.root_raised
+    once one beats alpha; at lower skill, every root move's score goes to
+    search.root_moves and root_scores.
+    """
+    pos = search.pos
+    game = search.game
+    board_obj = pos.board
+    board = ptr8(board_obj)
+    state_obj = pos.state
+    state = ptr32(state_obj)
+    squares_obj = pos.squares
+    squares = ptr8(squares_obj)
+    slot = pos.slot
+    counts_obj = pos.counts
+    counts = ptr8(counts_obj)
+    kings_obj = pos.kings
+    kings = ptr8(kings_obj)
+    keep = pos.keep
+    saved = pos.saved
+    en_passant = pos.en_passant
+    castling = int(pos.castling)
+    queen_only = 2 if pos.queen_only else 0
+    moves_obj = search.moves
+    moves = ptr16(moves_obj)
+    order_obj = search.order
+    order = ptr16(order_obj)
+    killers_obj = search.killers
+    killers = ptr16(killers_obj)
+    history = search.history
+    frame = ptr16(search.plies)
+    tt = search.tt
+    tt_size = int(tt.size)
+    tt_keys = ptr32(tt.keys)
+    tt_moves = ptr16(tt.moves)
+    tt_scores = ptr16(tt.scores)
+    tt_info = ptr8(tt.info)
+    to64 = TO64  # the evaluation's tables, looked up once rather than per node
+    table = TABLE
+    work = WORK
+    to120 = ptr8(TO120)
+    lmr = ptr8(LMR_TABLE)
+    lrs = int(search.lrs)
+    room = int(search.room)
+    skill = int(search.skill)
+    nodes = int(search.nodes)
+    stopped = int(search.stopped)
+    ply = 0
+    start = 0
+    null_ok = 0
+    result = 0
+    score = 0
+    phase = 0
+    # The node at `ply`: in these locals while it works, in its frame while a
+    # search below it runs.
+    end = 0
+    i = 0
+    move = 0
+    legal = 0
+    best = 0
+    best_move = 0
+    old_alpha = 0
+    static = 0
+    late = 0
+    hash_move = 0
+    reduce = 0
+    flags = 0
+    mode = _ENTER
+    watch = search.watch
+    watching = 1 if watch else 0
+    while True:
+        if mode == _ENTER:
+            if watching:
+                watch.enter(depth, alpha, beta)
+            mode = _RETURN
+            if depth <= 0 or ply >= MAX_PLY - 1 or start + 256 > room:
+                search.nodes = nodes
+                result = int(quiesce(search, alpha, beta, ply, start))
+                nodes = int(search.nodes)
+                stopped = int(search.stopped)
+                continue
+            nodes += 1
+            if (nodes & CHECK_MASK) == 0:
+                search.nodes = nodes
+                search._check_limits()
+                stopped = int(search.stopped)
+            if stopped:
+                result = 0
+                continue
+            us = state[_SIDE]
+            them = us ^ _BOTH
+            king = int(kings[us >> 4])
+            if ply:
+                if lrs:
+                    if not king:
+                        result = -MATE + ply  # our king was captured
+                        continue
+                elif state[_HALFMOVE] >= 2 and _repeated(pos, game):
+                    result = 0
+                    continue
+                elif state[_HALFMOVE] >= 100:
+                    # The fifty-move rule, unless the move that reached it mated.
+                    result = 0
+                    if attacked(board_obj, king, them) and \
+                            not has_legal_move(pos, moves_obj, start):
+                        result = -MATE + ply
+                    continue
+                # Mate-distance pruning: no mate found here can beat a shorter one.
+                if alpha < -MATE + ply:
+                    alpha = -MATE + ply
+                if beta > MATE - ply - 1:
+                    beta = MATE - ply - 1
+                if alpha >= beta:
+                    result = alpha
+                    continue
+            flags = 0
+            if not lrs and attacked(board_obj, king, them):
+                flags = _IN_CHECK
+                depth += 1
+            if beta - alpha > 1:
+                flags |= _PV_NODE
+            key = state[_KEY]
+            e = key % tt_size
+            hash_move = 0
+            if tt_info[e] and tt_keys[e] == key:
+                hash_move = tt_moves[e]
+                info = tt_info[e]
+                if ply and not (flags & _PV_NODE) and (info & 63) - 1 >= depth:
+                    score = tt_scores[e]
+                    if score >= _BIAS:
+                        score -= 65536  # a signed array, read unsigned
+                    if score > MATE_BOUND:  # mates are stored from the node, not the root
+                        score -= ply
+                    elif score < -MATE_BOUND:
+                        score += ply
+                    bound = info >> 6
+                    if bound == _EXACT or (bound == _LOWER and score >= beta) or \
+                            (bound == _UPPER and score <= alpha):
+                        result = score
+                        continue
+            if ply and not hash_move and depth >= 4:
+                depth -= 1  # no move known here: search it less deep (internal iterative reduction)
+            f = ply * FRAME
+            static = -INFINITE
+            if not (flags & _IN_CHECK):
+                static = int(white_score(board_obj, squares_obj, counts_obj, kings_obj, to64,
+                                         table, work, state[_RIGHTS]))
+                if us != _WHITE:
+                    static = -static
+                flags |= _IMPROVING
+                # Worse than two plies ago: this line is going nowhere, prune harder.
+                if ply >= 2 and static <= frame[f - 2 * FRAME + _STATIC] - _BIAS:
+                    flags ^= _IMPROVING
+            frame[f + _STATIC] = _BIAS + static
+            improving = 1 if flags & _IMPROVING else 0
+            late = 999
+            mode = _MOVES
+            if not (flags & (_IN_CHECK | _PV_NODE)) and ply:
+                # Late-move pruning: near the leaves, quiet moves this late in
+                # the order are skipped (no check to answer, no PV to keep).
+                if depth <= 3:
+                    late = (3 + depth * depth) // (2 - improving)
+                if depth <= 2 and static + 150 * depth <= alpha and alpha < MATE_BOUND and \
+                        alpha > -MATE_BOUND:
+                    flags |= _FUTILE
+                # Reverse futility: far above beta near the leaves, take the cut.
+                margin = 100 * (depth - improving)
+                if depth <= 5 and static - margin >= beta and beta < MATE_BOUND and \
+                        beta > -MATE_BOUND:
+                    result = static - margin
+                    mode = _RETURN
+                    continue
+                # Null move: if passing still beats beta, a real move will too.
+                if null_ok and depth >= 2 and static >= beta:
+                    first = 16 if us != _WHITE else 0
+                    for j in range(first, first + counts[us >> 4]):
+                        kind = board[squares[j]] & 7
+                        if kind != _PAWN and kind != _KING:  # not a pawn ending (zugzwang)
+                            phase = _NULL
+                            mode = _DESCEND
+                            break
+        if mode == _RETURN:
+            if watching:
+                watch.leave(result)
+            if ply == 0:
+                break
+            ply -= 1
+            f = ply * FRAME
+            score = -result
+            alpha = frame[f + _ALPHA] - _BIAS
+            beta = frame[f + _BETA] - _BIAS
+            depth = frame[f + _DEPTH]
+            start = frame[f + _START]
+            late = frame[f + _LATE]
+            hash_move = frame[f + _HASH_MOVE]
+            flags = frame[f + _FLAGS]
+            phase = flags // _PHASE
+            flags = flags % _PHASE
+            if phase == _NULL:
+                pos.pop_null()
+                if stopped:
+                    result = 0
+                    continue
+                if score >= beta:
+                    result = beta if score >= MATE_BOUND else score
+                    continue
+                mode = _MOVES
+            else:
+                end = frame[f + _END]
+                i = frame[f + _NEXT]
+                move = frame[f + _MOVE]
+                legal = frame[f + _LEGAL]
+                best = frame[f + _BEST] - _BIAS
+                best_move = frame[f + _BEST_MOVE]
+                old_alpha = frame[f + _OLD_ALPHA] - _BIAS
+                reduce = frame[f + _REDUCE]
+                if phase == _ROOT_ALL:
+                    search.root_moves[legal - 1] = move
+                    search.root_scores[legal - 1] = score
+                    search.root_count = legal
+                elif phase == _REDUCED and score > alpha and reduce:
+                    phase = _UNREDUCED  # a reduced search that beat alpha: again unreduced
+                    mode = _DESCEND
+                elif (phase == _REDUCED or phase == _UNREDUCED) and score > alpha and \
+                        score < beta:
+                    phase = _FULL  # inside the window: again with all of it
+                    mode = _DESCEND
+                if mode != _DESCEND:
+                    # The move's score is known.
+                    _pop(board_obj, squares_obj, slot, counts_obj, kings_obj, state_obj, saved,
+                         move)
+                    if stopped:
+                        result = 0
+                        continue
+                    if score > best:
+                        best = score
+                        best_move = move
+                        if ply == 0:
+                            search.best_root = move
+                        if score > alpha:
+                            alpha = score
+                            if ply == 0:
+                                search.root_raised = move
+                            if score >= beta:
+                                if flags & _QUIET:
+                                    reward_cut(board_obj, killers_obj, history, move, depth, ply)
+                                    if i > start:
+                                        punish_quiets(board_obj, moves_obj, history, start, i,
+                                                      depth)
+                                i = end  # a cut: no more moves
+                    i += 1
+                    mode = _NEXT_MOVE
+        if mode == _MOVES:
+            us = state[_SIDE]
+            first = 16 if us != _WHITE else 0
+            end = int(_generate(board_obj, squares_obj, first, first + counts[us >> 4], moves_obj,
+                                start, us | 1 | queen_only, state[_EP]))
+            if state[_RIGHTS] and castling:
+                end = int(castling_moves(pos, moves_obj, end))
+            order_moves(board_obj, moves_obj, order_obj, start, end, hash_move,
+                        killers[2 * ply], killers[2 * ply + 1], history, 1)
+            i = start
+            best = -INFINITE
+            best_move = 0
+            legal = 0
+            old_alpha = alpha
+            mode = _NEXT_MOVE
+        if mode == _NEXT_MOVE:
+            us = state[_SIDE]
+            them = us ^ _BOTH
+            in_check = flags & _IN_CHECK
+            while i < end:
+                # Pick the best-ordered remaining move and swap it to i.
+                top = int(order[i])
+                at = i
+                for j in range(i + 1, end):
+                    if int(order[j]) > top:
+                        top = int(order[j])
+                        at = j
+                move = int(moves[at])
+                if at != i:
+                    moves[at] = moves[i]
+                    moves[i] = move
+                    order[at] = order[i]
+                    order[i] = top
+                kind = move >> 12
+                quiet = 0
+                if board[to120[(move >> 6) & 63]] == 0 and kind < _PROMOTE_N and \
+                        kind != _EN_PASSANT:
+                    quiet = 1
+                # A checking move is never pruned or reduced: it may start a
+                # mate. (Asked only of the quiet moves that would be, and
+                # before making the move, so a pruned move costs little.)
+                checks = 0
+                if quiet and legal and ply and not in_check:
+                    # Near the leaves, a quiet move that leaves its piece to
+                    # be taken for nothing is not worth a look either.
+                    prune = 0
+                    if (flags & _FUTILE) or legal >= late or \
+                            (depth <= 3 and not see_ge(board_obj, move, -20 * depth * (depth + 1))):
+                        prune = 1
+                    if not lrs and (prune or (depth >= 3 and legal >= 3)) and \
+                            gives_check(board_obj, move, kings[them >> 4]):
+                        checks = 1
+                    if prune and not checks:
+                        i += 1
+                        continue
+                _push(board_obj, squares_obj, slot, counts_obj, kings_obj, keep, state_obj, saved,
+                      move, en_passant)
+                if not lrs and attacked(board_obj, kings[us >> 4], them):
+                    _pop(board_obj, squares_obj, slot, counts_obj, kings_obj, state_obj, saved,
+                         move)
+                    i += 1
+                    continue
+                legal += 1
+                flags = (flags | _QUIET) if quiet else (flags & ~_QUIET)
+                reduce = 0
+                if ply == 0 and skill < 20:
+                    phase = _ROOT_ALL
+                elif legal == 1:
+                    phase = _FIRST
+                else:
+                    phase = _REDUCED
+                    # Late-move reductions: quiet moves late in the order.
+                    if ply and depth >= 3 and legal > 3 and quiet and not in_check and \
+                            not checks and int(order[i]) < _KILLER - 1:
+                        reduce = lmr[(depth if depth < 16 else 15) * 32 +
+                                     (legal if legal < 32 else 31)]
+                        if (flags & _PV_NODE) and reduce:
+                            reduce -= 1
+                        if not (flags & _IMPROVING):
+                            reduce += 1
+                mode = _DESCEND
+                break
+            if mode != _DESCEND:
+                # No more moves: the node is done.
+                if legal == 0:
+                    result = -MATE + ply if lrs or in_check else 0
+                else:
+                    bound = _LOWER if best >= beta else (_EXACT if best > old_alpha else _UPPER)
+                    tt.store(state[_KEY], depth, bound,
+                             best + ply if best > MATE_BOUND else
+                             (best - ply if best < -MATE_BOUND else best), best_move)
+                    result = best
+                mode = _RETURN
+                continue
+        if mode == _DESCEND:
+            # Keep the node in its frame and set up the search below it.
+            f = ply * FRAME
+            frame[f + _ALPHA] = _BIAS + alpha
+            frame[f + _BETA] = _BIAS + beta
+            frame[f + _BEST] = _BIAS + best
+            frame[f + _OLD_ALPHA] = _BIAS + old_alpha
+            frame[f + _DEPTH] = depth
+            frame[f + _START] = start
+            frame[f + _END] = end
+            frame[f + _NEXT] = i
+            frame[f + _MOVE] = move
+            frame[f + _LEGAL] = legal
+            frame[f + _BEST_MOVE] = best_move
+            frame[f + _LATE] = late
+            frame[f + _HASH_MOVE] = hash_move
+            frame[f + _REDUCE] = reduce
+            frame[f + _FLAGS] = flags | phase * _PHASE
+            null_ok = 1
+            if phase == _NULL:
+                pos.push_null()
+                extra = (static - beta) // 200  # far above beta: reduce more
+                depth = depth - 3 - depth // 4 - (extra if extra < 3 else 3)
+                alpha = -beta
+                beta = alpha + 1
+                null_ok = 0
+            else:
+                start = end
+                depth -= 1
+                if phase == _ROOT_ALL:
+                    alpha = -INFINITE
+                    beta = INFINITE
+                elif phase == _REDUCED or phase == _UNREDUCED:
+                    depth -= reduce if phase == _REDUCED else 0
+                    beta = -alpha
+                    alpha = beta - 1
+                else:
+                    score = alpha
+                    alpha = -beta
+                    beta = -score
+            ply += 1
+            mode = _ENTER
+    search.nodes = nodes
+    return result

@@ -1,8 +1,7 @@
 """The search's selective rules, watched from outside on both runtimes.
 
-A Watch puts itself between the search and its own recursive calls (the
-search calls `self._search`, so an attribute of the instance takes the
-call) and around the position's null move, and checks each rule as the
+A Watch is the search's `watch`, told of each node as the search enters and
+leaves it, and it wraps the position's null move; it checks each rule as the
 tree is searched: null move (never in check, never for a side with only
 pawns and its king), check extension, late-move reductions (never in
 check, of a checking move or at the root) and their re-search,
@@ -34,10 +33,11 @@ def _pieces(pos):
 
 
 class Watch:
-    """Checks the rules at every node the search reaches through _search.
+    """Checks the rules at every node of the search.
 
     A frame of the path is [depth, alpha, beta, in check, first child's
-    depth, key of a child to be searched again or 0, why, children seen];
+    depth, key of a child to be searched again or 0, why, children seen,
+    a null move's child?, key];
     the counts are what the tests assert on.
     """
 
@@ -47,9 +47,8 @@ class Watch:
         self.null_child = False
         self.counts = {}
         self.broken = []
-        self.inner = search._search
         self.inner_root = search._root
-        search._search = self._search
+        search.watch = self
         search._root = self._root
         self.windows = []  # (depth, alpha, beta, score) of each root search
         push_null = self.pos.push_null
@@ -81,7 +80,7 @@ class Watch:
         self.windows.append((depth, alpha, beta, score))
         return score
 
-    def _search(self, depth, alpha, beta, ply, start, null_ok):
+    def enter(self, depth, alpha, beta):
         key = self.pos.state[4]
         null_child = self.null_child
         self.null_child = False
@@ -93,19 +92,21 @@ class Watch:
         in_check = self.pos.in_check()
         if parent and not null_child:
             self._child(parent, key, depth, alpha, beta, in_check)
-        frame = [depth, alpha, beta, in_check, 0, 0, "", 0]
-        self.path.append(frame)
-        score = self.inner(depth, alpha, beta, ply, start, null_ok)
-        self.path.pop()
+        self.path.append([depth, alpha, beta, in_check, 0, 0, "", 0, null_child, key])
+
+    def leave(self, score):
+        depth, alpha, beta, _, _, again, why, _, null_child, key = self.path.pop()
+        if again:
+            self.fail("the last move was not searched again " + why)
+        parent = self.path[-1] if self.path else None
         if parent and null_child and -score >= parent[2]:
             self.count("null move cuts")
         elif parent and not null_child:
             self._returned(parent, key, depth, alpha, beta, score)
-        return score
 
     def _child(self, parent, key, depth, alpha, beta, gives_check):
         """Rules on how deep and how wide a move's reply is searched."""
-        d, _, _, in_check, first, again, why, seen = parent
+        d, _, _, in_check, first, again, why, seen = parent[:8]
         parent[7] = seen + 1
         if in_check:
             # One ply deeper than other moves: as deep as the node itself.
@@ -136,7 +137,7 @@ class Watch:
 
     def _returned(self, parent, key, depth, alpha, beta, score):
         """A reduced or null-window search that beat alpha is searched again."""
-        _, p_alpha, p_beta, _, first, _, _, seen = parent
+        _, p_alpha, p_beta, _, first, _, _, seen = parent[:8]
         if seen == 1 or score >= beta:  # the first move, or this one is no better
             return
         if depth < first:

@@ -2,7 +2,8 @@
 what a probe finds, which entry gives way, and mate scores stored relative
 to the node.
 """
-from micro960.search import MATE, _score_from_tt, _score_to_tt
+from micro960.game import Game
+from micro960.search import MATE, Limits, Search
 from micro960.tt import ENTRY_BYTES, EXACT, LOWER, UPPER, TranspositionTable
 
 KB = 1
@@ -88,11 +89,16 @@ def test_clear_and_hashfull():
 
 
 def test_mate_scores_are_stored_as_distances_from_the_node():
-    # A mate in 5 plies from the root, found 2 plies down: 3 plies from there.
-    assert _score_to_tt(MATE - 5, 2) == MATE - 3
-    # The same position reached 4 plies down is mate 7 plies from the root.
-    assert _score_from_tt(MATE - 3, 4) == MATE - 7
-    assert _score_to_tt(-MATE + 6, 2) == -MATE + 4
-    assert _score_from_tt(-MATE + 4, 1) == -MATE + 5
-    for score in (0, 250, -250, 28999, -28999):
-        assert _score_to_tt(score, 7) == score == _score_from_tt(score, 7)
+    # Nf6+ gxf6 Bxf7#: mate in 3 plies from the root.
+    game = Game("classical", "r2qkb1r/pp2nppp/3p4/2pNN1B1/2BnP3/3P4/PPP2PPP/R2bK2R w KQkq - 1 1")
+    search = Search(4)
+    move, score = search.think(game, Limits(depth=4))
+    assert score == MATE - 3
+    root = entry(search.tt, game.pos.key)
+    assert root[1] == EXACT and root[2] == MATE - 3, root
+    # One ply down the defender is mated in 2 plies from there, not 3;
+    # two plies down White mates in 1.
+    for ply, mate_in in ((1, -(MATE - 2)), (2, MATE - 1)):
+        game.play(("Nf6+", "gxf6")[ply - 1])
+        stored = entry(search.tt, game.pos.key)
+        assert stored is not None and stored[2] == mate_in, (ply, stored)
