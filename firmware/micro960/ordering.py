@@ -4,9 +4,9 @@ The hash move first, then captures by most valuable victim and least valuable
 attacker, queen promotions, the two killer moves of the ply, and the quiet
 moves by their history score; in the main search, a capture that loses
 material by static exchange (see.py) goes among the quiet moves of little
-history. Both functions are viper loops over the move
-buffer: order_moves scores every move once, pick() takes the best remaining
-one when the search needs it, so a node cut off early sorts little.
+history. order_moves, a viper loop over the move buffer, scores every move
+once; the search's loops (search.py, quiescence.py) take the best remaining
+one when they need it, so a node cut off early sorts little.
 """
 from .compat import const, micropython, ptr8, ptr16  # noqa: F401
 from .position import TO64, TO120
@@ -63,24 +63,6 @@ def order_moves(board_obj, moves: ptr16, order: ptr16, start: int, end: int,
             order[i] = KILLER - 1
         else:
             order[i] = history[((int(board[fr]) - 9) << 6) | int(to64[to])]
-
-
-@micropython.viper
-def pick(moves: ptr16, order: ptr16, i: int, end: int) -> int:
-    """Swap the best-ordered move of moves[i:end] to i and return it."""
-    best = i
-    top = int(order[i])
-    for j in range(i + 1, end):
-        if int(order[j]) > top:
-            top = int(order[j])
-            best = j
-    if best != i:
-        move = moves[best]
-        moves[best] = moves[i]
-        moves[i] = move
-        order[best] = order[i]
-        order[i] = top
-    return int(moves[i])
 
 
 @micropython.viper

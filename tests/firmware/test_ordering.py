@@ -1,10 +1,9 @@
-"""Move ordering (ordering.py) on both runtimes: the order in which pick()
-hands out a node's moves, and what a cut teaches the killers and history.
+"""Move ordering (ordering.py) on both runtimes: the order in which the
+search takes a node's moves, and what a cut teaches the killers and history.
 """
 from micro960.compat import zeros
 from micro960.movegen import move_buffer, pseudo_moves
-from micro960.ordering import (HISTORY_MAX, age_history, order_moves, pick, punish_quiets,
-                               reward_cut)
+from micro960.ordering import HISTORY_MAX, age_history, order_moves, punish_quiets, reward_cut
 from micro960.position import TO64, Position
 from micro960.ucimove import move_from, move_to, parse_uci, uci_text
 
@@ -34,12 +33,21 @@ class Node:
         reward_cut(self.pos.board, self.killers, self.history, self.move(text), depth, 0)
 
     def picked(self, hash_move="", guarded=1):
-        """All the moves, in the order pick() hands them out."""
+        """All the moves, in the order the search takes them: the best-ordered
+        remaining one each time, the first of equals."""
         order_moves(self.pos.board, self.moves, self.order, 0, self.end,
                     self.move(hash_move) if hash_move else 0, self.killers[0],
                     self.killers[1], self.history, guarded)
-        return [uci_text(self.pos, pick(self.moves, self.order, i, self.end))
-                for i in range(self.end)]
+        left = list(range(self.end))
+        taken = []
+        while left:
+            best = left[0]
+            for i in left:
+                if self.order[i] > self.order[best]:
+                    best = i
+            left.remove(best)
+            taken.append(uci_text(self.pos, self.moves[best]))
+        return taken
 
     def score(self, text):
         """The ordering score order_moves gave `text`."""
