@@ -10,9 +10,9 @@ allocates nothing per node.
 import math
 import random
 
-from .compat import const, micropython, ptr32, ticks_diff, ticks_ms, zeros  # noqa: F401
+from .compat import const, micropython, ptr8, ptr16, ptr32, ticks_diff, ticks_ms, zeros  # noqa: F401
 from .evaluate import TABLE, WORK, white_score
-from .movegen import _generate, castling_moves, gives_check, has_legal_move, legal_moves
+from .movegen import gives_check, has_legal_move, legal_moves, pseudo_moves
 from .ordering import age_history, order_moves, punish_quiets, reward_cut
 from .position import TO64, TO120, _pop, _push, attacked
 from .quiescence import frames, quiesce
@@ -43,7 +43,6 @@ _KEY = const(4)
 _PLY = const(5)
 _WHITE = const(8)
 _BOTH = const(24)
-_EP = const(1)
 _EN_PASSANT = const(2)
 _PROMOTE_N = const(4)
 _KILLER = const(15000)  # ordering.KILLER
@@ -92,7 +91,7 @@ class Search:
         self.move_overhead = 30
         self.rng = random
         self.poll = None  # called now and then; returns True to stop
-        self.watch = None  # the selective rules' tests: enter(depth, alpha, beta) and leave(score) each node
+        self.watch = None  # tests: told enter(depth, alpha, beta), leave(score) of each node
         self.on_info = None  # called after each iteration
         self.pos = None
         self.game = None
@@ -378,8 +377,6 @@ def _tree(search, depth: int, alpha: int, beta: int) -> int:
     keep = pos.keep
     saved = pos.saved
     en_passant = pos.en_passant
-    castling = int(pos.castling)
-    queen_only = 2 if pos.queen_only else 0
     moves_obj = search.moves
     moves = ptr16(moves_obj)
     order_obj = search.order
@@ -610,12 +607,7 @@ def _tree(search, depth: int, alpha: int, beta: int) -> int:
                     i += 1
                     mode = _NEXT_MOVE
         if mode == _MOVES:
-            us = state[_SIDE]
-            first = 16 if us != _WHITE else 0
-            end = int(_generate(board_obj, squares_obj, first, first + counts[us >> 4], moves_obj,
-                                start, us | 1 | queen_only, state[_EP]))
-            if state[_RIGHTS] and castling:
-                end = int(castling_moves(pos, moves_obj, end))
+            end = int(pseudo_moves(pos, moves_obj, start))
             order_moves(board_obj, moves_obj, order_obj, start, end, hash_move,
                         killers[2 * ply], killers[2 * ply + 1], history, 1)
             i = start
@@ -629,7 +621,8 @@ def _tree(search, depth: int, alpha: int, beta: int) -> int:
             them = us ^ _BOTH
             in_check = flags & _IN_CHECK
             while i < end:
-                # Pick the best-ordered remaining move and swap it to i.
+                # Pick the best-ordered remaining move and swap it to i (as
+                # quiescence does: a call for each move cost more than this loop).
                 top = int(order[i])
                 at = i
                 for j in range(i + 1, end):
@@ -740,9 +733,7 @@ def _tree(search, depth: int, alpha: int, beta: int) -> int:
                     beta = -alpha
                     alpha = beta - 1
                 else:
-                    score = alpha
-                    alpha = -beta
-                    beta = -score
+                    alpha, beta = -beta, -alpha
             ply += 1
             mode = _ENTER
     search.nodes = nodes
