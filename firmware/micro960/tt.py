@@ -7,7 +7,7 @@ DEFAULT_KB = 16  # on CPython, which has no heap to measure
 # everything else is loaded: GAME_KB stays free for the game (its moves, the
 # modules the console loads now and then, a PGN to write), and the table
 # takes half of the rest, up to MAX_DEFAULT_KB. On a Pico that is 44 KB with
-# the console and 51 KB with the UCI engine (`micro960 bench --pico`).
+# the console and 52 KB with the UCI engine (`micro960 bench --pico`).
 GAME_KB = 32
 MAX_DEFAULT_KB = 64
 
