@@ -100,7 +100,7 @@ class Console:
 
     def forget(self):
         """Give a board back the heap of the modules used now and then."""
-        release("console_commands", "startpos", "pgn", "console_help", "console_setup",
+        release("console_commands", "startpos", "pgn", "console_help", "console_setup", "fen",
                 "setup")
 
     def keep(self):

@@ -13,7 +13,7 @@ from .compat import const, micropython, ptr8, ptr16, zeros  # noqa: F401
 from .position import RIGHTS, SIDE, STEPS, TO64, WHITE
 
 BIAS = const(4096)  # table values are stored + BIAS as unsigned 16-bit
-EG = const(896)  # endgame values follow the 14 x 64 middlegame values
+EG = const(384)  # endgame values follow the 6 x 64 middlegame values
 
 PASSED_MG = b"\x00\x05\x0a\x0f\x1e\x32\x50\x00"  # by rank from the pawn's side
 PASSED_EG = b"\x00\x0a\x14\x23\x3c\x64\x96\x00"
@@ -42,14 +42,14 @@ def _value(kind, file, rank):
 
 
 def _tables(value):
-    """TABLE from value(kind, file, rank)."""
+    """TABLE from value(kind, file, rank), by (kind - 1, square): a black
+    piece looks up its square mirrored (square ^ 56)."""
     table = zeros("H", 2 * EG)
     for kind in range(1, 7):
         for sq in range(64):
             mg, eg = value(kind, sq & 7, sq >> 3)
-            for row, s in ((kind - 1, sq), (kind + 7, sq ^ 56)):  # black mirrors white
-                table[(row << 6) | s] = mg + BIAS
-                table[EG + ((row << 6) | s)] = eg + BIAS
+            table[((kind - 1) << 6) | sq] = mg + BIAS
+            table[EG + (((kind - 1) << 6) | sq)] = eg + BIAS
     return table
 
 
@@ -102,7 +102,7 @@ def white_score(board: ptr8, squares: ptr8, counts: ptr8, kings: ptr8, to64: ptr
         sq = int(squares[i])
         p = int(board[sq])
         s = int(to64[sq])
-        index = ((p - 9) << 6) | s
+        index = ((p - 17) << 6) | (s ^ 56)  # as the white piece on the mirrored square
         mg -= int(table[index]) - BIAS
         eg -= int(table[EG + index]) - BIAS
         kind = p & 7

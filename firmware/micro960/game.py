@@ -154,9 +154,8 @@ class Game(History):
     def replay(self):
         """Yield (position, move) for each move from the start; the position is
         the one before the move and is only valid during that step."""
-        pos = Position(stack_size=2)  # set up under the game's rules: LRS may lack a king
+        pos = Position(stack_size=2, start=self.start_position)
         self.rules.apply(pos)
-        pos.set_fen(self.start_fen)
         for move in self.moves:
             yield pos, move
             pos.push(move)

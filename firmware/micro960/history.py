@@ -36,6 +36,7 @@ class History:
             fen = setup_fen(self.rules, number, black_number)
         self.pos.set_fen(fen)  # raises ValueError before anything changes
         self.start_fen = self.pos.fen(ep_when="pseudo")
+        self.start_position = self.pos.snapshot()  # set up again without reading the FEN
         if getattr(self, "moves", None) is None:
             self.moves = zeros("H", RESERVED_PLIES)
         self.moves[0:] = _NO_MOVES  # the same array for every game
@@ -65,7 +66,7 @@ class History:
         replayed where they lie: a copy of a long game's moves might not
         find room in a full heap."""
         moves = self.moves
-        self.pos.set_fen(self.start_fen)
+        self.pos.restore(self.start_position)
         self._remember(0)
         for i in range(len(moves)):
             self._play(moves[i], i + 1)

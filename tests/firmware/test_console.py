@@ -1,6 +1,15 @@
 """The console game: commands work, and every bad line is refused with a reason."""
+import sys
+
+from micro960.compat import IS_MICROPYTHON
 from micro960.console import Console
 from micro960.search import Limits
+
+try:
+    from unittest import SkipTest
+except ImportError:  # MicroPython: mprun skips on any exception of this name
+    class SkipTest(Exception):
+        pass
 
 
 def console(*args, **kwargs):
@@ -39,6 +48,21 @@ def test_a_short_game_with_castling_by_king_onto_rook_and_undo():
     c.handle("e1g1")  # the king's destination: here it can only mean castling
     c.handle("fen")
     assert said[-1] == "r1bqk1nr/pppp1ppp/2n5/2b1p3/2B1P3/5N2/PPPP1PPP/RNBQ1RK1 b kq - 5 4"
+
+
+def test_moves_takebacks_and_the_move_list_leave_the_fen_code_unloaded():
+    """On a board the FEN code (fen.py) takes heap only while a game is set
+    up or its FEN is asked for: moves, takebacks and replays set the start
+    position up from the game's snapshot of it."""
+    if not IS_MICROPYTHON:
+        raise SkipTest("CPython keeps the modules it loads (compat.release)")
+    c, said = console("chess960", 518)
+    c.forget = lambda: None  # nothing released after each line: nothing may load it
+    for line in ("e4", "e5", "undo", "undo", "d4", "go", "moves"):
+        c.handle(line)
+        assert "micro960.fen" not in sys.modules, line
+    c.handle("fen")
+    assert "micro960.fen" in sys.modules
 
 
 def test_results_are_announced_with_their_reason():

@@ -133,6 +133,24 @@ def test_push_pop_restores_everything_and_keys_stay_incremental():
         assert (pos.fen(), pos.key, bytes(pos.board)) == start
 
 
+def test_a_snapshot_sets_the_position_up_again_without_its_fen():
+    """What a game keeps of its start position (history.py): restore() gives
+    back the board, rights, en passant square, counters and key."""
+    fens = ("rk2r3/8/8/8/3pP3/8/8/RK2R3 b AEae e3 3 31", KIWIPETE, "7k/8/8/8/8/8/8/3RK3 w D - 0 1")
+    for fen in fens:
+        pos = Position(fen)
+        snapshot = pos.snapshot()
+        for move in legal(pos)[:3]:
+            pos.push(move)
+            pos.commit()
+        pos.restore(snapshot)
+        fresh = Position(fen)
+        assert (pos.fen(), pos.key, sorted(legal(pos))) == (fresh.fen(), fresh.key,
+                                                             sorted(legal(fresh)))
+        copy = Position(stack_size=2, start=snapshot)
+        assert (copy.fen(), copy.key) == (fresh.fen(), fresh.key)
+
+
 def test_chess960_castling_corners():
     # King on b1 castles a-side to c1 (it moves towards the h-file) with the a1 rook.
     pos = Position("1k6/8/8/8/8/8/8/RK6 w A - 0 1")
