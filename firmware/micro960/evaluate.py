@@ -15,8 +15,6 @@ from .position import RIGHTS, SIDE, STEPS, TO64, WHITE
 BIAS = const(4096)  # table values are stored + BIAS as unsigned 16-bit
 EG = const(384)  # endgame values follow the 6 x 64 middlegame values
 
-PASSED_MG = b"\x00\x05\x0a\x0f\x1e\x32\x50\x00"  # by rank from the pawn's side
-PASSED_EG = b"\x00\x0a\x14\x23\x3c\x64\x96\x00"
 
 
 def _value(kind, file, rank):
@@ -55,235 +53,195 @@ def _tables(value):
 
 TABLE = _tables(_value)
 del _tables, _value  # run once: their code need not stay in the heap
-# Work space for the scoring loop: the game-phase weight of each piece type
-# (24 with all pieces on, 0 with only kings and pawns), then per file the
-# white and black pawn counts, the lowest white and highest black pawn rank.
-WORK = bytearray(b"\x00\x00\x01\x01\x02\x04\x00\x00" + bytes(32))
 # King safety: ZONE[to - king + 80] is 1 when square `to` is the king's square
 # or one of its eight neighbours (every difference of two squares, or of a
-# square and 0 for a missing LRS king, falls inside it); an attacker earns
-# ATTACK_UNITS[kind] per zone square it reaches.
+# square and 0 for a missing LRS king, falls inside it).
 ZONE = bytes(1 if -11 <= d <= 11 and d % 10 in (0, 1, 9) else 0 for d in range(-80, 120))
-ATTACK_UNITS = b"\x00\x00\x02\x02\x03\x05\x00\x00"
+# The scoring loop's constants and work space, in one buffer it reaches as a
+# pointer (a bytes global would cost a lookup at each use). At these offsets:
+_PHASE = const(0)  # the game-phase weight by piece type (24: all pieces on)
+_PAWNS = const(8)  # per file White's pawn count, then Black's
+_HINDMOST = const(24)  # per file the rank of White's hindmost pawn, then Black's
+#                       (counted from Black's side); 8: no pawn
+_PASSED_MG = const(40)  # passed pawn bonus by rank from the pawn's side
+_PASSED_EG = const(48)
+_ATTACK_UNITS = const(56)  # by kind, for each square next to the enemy king it reaches
+WORK = bytearray(b"\x00\x00\x01\x01\x02\x04\x00\x00" + bytes(32) +
+                 b"\x00\x05\x0a\x0f\x1e\x32\x50\x00" +
+                 b"\x00\x0a\x14\x23\x3c\x64\x96\x00" +
+                 b"\x00\x00\x02\x02\x03\x05\x00\x00")
 
 
 @micropython.viper
 def white_score(board: ptr8, squares: ptr8, counts: ptr8, kings: ptr8, to64: ptr8,
            table: ptr16, work: ptr8, rights: int) -> int:
-    """Score from White's point of view, in centipawns."""
+    """Score from White's point of view, in centipawns.
+
+    Each side's terms are summed from its own side of the board (a black
+    piece's square mirrored, ranks counted from Black's side) into ours_mg
+    and ours_eg, which then count for White or against.
+    """
     mg = 0
     eg = 0
     phase = 0
-    white_bishops = 0
-    black_bishops = 0
     for f in range(8):
-        work[8 + f] = 0  # white pawns on file f
-        work[16 + f] = 0  # black pawns
-        work[24 + f] = 8  # lowest white pawn rank, 8 = none
-        work[32 + f] = 0  # highest black pawn rank + 1, 0 = none
-    white_count = int(counts[0])
-    black_count = int(counts[1])
-    for i in range(white_count):
-        sq = int(squares[i])
-        p = int(board[sq])
-        s = int(to64[sq])
-        index = ((p - 9) << 6) | s
-        mg += int(table[index]) - BIAS
-        eg += int(table[EG + index]) - BIAS
-        kind = p & 7
-        if kind == 1:
-            work[8 + (s & 7)] += 1
-            if (s >> 3) < int(work[24 + (s & 7)]):
-                work[24 + (s & 7)] = s >> 3
-        elif kind == 3:
-            white_bishops += 1
-        phase += int(work[kind])
-    for i in range(16, 16 + black_count):
-        sq = int(squares[i])
-        p = int(board[sq])
-        s = int(to64[sq])
-        index = ((p - 17) << 6) | (s ^ 56)  # as the white piece on the mirrored square
-        mg -= int(table[index]) - BIAS
-        eg -= int(table[EG + index]) - BIAS
-        kind = p & 7
-        if kind == 1:
-            work[16 + (s & 7)] += 1
-            if (s >> 3) + 1 > int(work[32 + (s & 7)]):
-                work[32 + (s & 7)] = (s >> 3) + 1
-        elif kind == 3:
-            black_bishops += 1
-        phase += int(work[kind])
-    # Mobility: squares each knight, bishop, rook and queen reaches, against a
-    # typical count, so the sum stays near zero in quiet positions.
+        work[_PAWNS + f] = 0
+        work[_PAWNS + 8 + f] = 0
+        work[_HINDMOST + f] = 8
+        work[_HINDMOST + 8 + f] = 8
+    # Material and place, and where the pawns are.
+    for c in range(2):
+        mirror = 56 * c  # square ^ mirror: the square seen from this side
+        pawns = _PAWNS + 8 * c
+        hindmost = _HINDMOST + 8 * c
+        ours_mg = 0
+        ours_eg = 0
+        bishops = 0
+        for i in range(16 * c, 16 * c + int(counts[c])):
+            sq = int(squares[i])
+            kind = int(board[sq]) & 7
+            s = int(to64[sq]) ^ mirror
+            index = ((kind - 1) << 6) | s
+            ours_mg += int(table[index]) - BIAS
+            ours_eg += int(table[EG + index]) - BIAS
+            if kind == 1:
+                work[pawns + (s & 7)] += 1
+                if (s >> 3) < int(work[hindmost + (s & 7)]):
+                    work[hindmost + (s & 7)] = s >> 3
+            elif kind == 3:
+                bishops += 1
+            phase += int(work[_PHASE + kind])
+        if bishops >= 2:
+            ours_mg += 30
+            ours_eg += 50
+        if c == 0:
+            mg += ours_mg
+            eg += ours_eg
+        else:
+            mg -= ours_mg
+            eg -= ours_eg
     steps = ptr8(STEPS)
     zone = ptr8(ZONE)
+    for c in range(2):
+        own = 8 + 8 * c
+        mirror = 56 * c
+        pawns = _PAWNS + 8 * c
+        their_pawns = _PAWNS + 8 - 8 * c
+        their_hindmost = _HINDMOST + 8 - 8 * c
+        king = int(kings[c])
+        their_king = int(kings[1 - c])
+        ahead = 8 - 16 * c  # the square in front, on the 64-square board
+        ours_mg = 0
+        ours_eg = 0
+        units = 0  # attack units against their king
+        attackers = 0
+        for i in range(16 * c, 16 * c + int(counts[c])):
+            sq = int(squares[i])
+            kind = int(board[sq]) & 7
+            if kind == 1:
+                s = int(to64[sq])
+                f = s & 7
+                r = (s ^ mirror) >> 3
+                passed = 1
+                for g in range(f - 1, f + 2):
+                    if g >= 0 and g <= 7 and int(work[their_hindmost + g]) < 7 - r:
+                        passed = 0
+                if passed:
+                    ours_mg += int(work[_PASSED_MG + r])
+                    ours_eg += int(work[_PASSED_EG + r])
+                    if r >= 3 and their_king:
+                        # The square in front: the enemy king far from it, ours near.
+                        ours_eg += (5 * int(_distance(int(to64[their_king]), s + ahead)) -
+                                    2 * int(_distance(int(to64[king]), s + ahead))) * (r - 2)
+                continue
+            if kind == 6:
+                continue
+            if kind == 4:  # a rook on a file without pawns of its side
+                f = int(to64[sq]) & 7
+                if not int(work[pawns + f]):
+                    ours_mg += 10 if int(work[their_pawns + f]) else 20
+                    ours_eg += 5 if int(work[their_pawns + f]) else 10
+            # Mobility: the squares a knight, bishop, rook or queen reaches,
+            # against a typical count, so the sum stays near zero in quiet
+            # positions; those next to their king count towards an attack.
+            count = 0
+            hits = 0
+            if kind == 2:
+                for k in range(8):
+                    to = sq + int(steps[k]) - 32
+                    if not (int(board[to]) & own):
+                        count += 1
+                        if zone[to - their_king + 80]:
+                            hits += 1
+                gain_mg = 4 * (count - 4)
+                gain_eg = gain_mg
+            else:
+                first = 12 if kind == 4 else 8
+                last = 12 if kind == 3 else 16
+                for k in range(first, last):
+                    d = int(steps[k]) - 32
+                    to = sq + d
+                    t = int(board[to])
+                    while t == 0:
+                        count += 1
+                        if zone[to - their_king + 80]:
+                            hits += 1
+                        to += d
+                        t = int(board[to])
+                    if not (t & own):
+                        count += 1
+                        if zone[to - their_king + 80]:
+                            hits += 1
+                if kind == 3:
+                    gain_mg = 5 * (count - 7)
+                    gain_eg = gain_mg
+                elif kind == 4:
+                    gain_mg = 2 * (count - 7)
+                    gain_eg = 4 * (count - 7)
+                else:
+                    gain_mg = count - 14
+                    gain_eg = 2 * (count - 14)
+            ours_mg += gain_mg
+            ours_eg += gain_eg
+            if hits:
+                attackers += 1
+                units += hits * int(work[_ATTACK_UNITS + kind])
+        # King safety: two or more pieces bearing on the squares around their
+        # king are a danger that grows with the square of their weight.
+        if attackers >= 2:
+            danger = units * units // 6
+            ours_mg += danger if danger < 400 else 400
+        # Pawn structure: doubled and isolated pawns.
+        for f in range(8):
+            n = int(work[pawns + f])
+            if n > 1:
+                ours_mg -= 10 * (n - 1)
+                ours_eg -= 20 * (n - 1)
+            left = int(work[pawns - 1 + f]) if f > 0 else 0
+            right = int(work[pawns + 1 + f]) if f < 7 else 0
+            if n and not left and not right:
+                ours_mg -= 10 * n
+                ours_eg -= 12 * n
+        # The king's shelter: no open file beside it, pawns in front of it.
+        if king:
+            f = int(to64[king]) & 7
+            for g in range(f - 1, f + 2):
+                if g >= 0 and g <= 7 and not int(work[pawns + g]):
+                    ours_mg -= 10 if int(work[their_pawns + g]) else 20
+            if (int(to64[king]) ^ mirror) < 16:  # on its first two ranks
+                for d in range(9, 12):
+                    if int(board[king + d - 20 * c]) == own | 1:
+                        ours_mg += 10
+        if c == 0:
+            mg += ours_mg
+            eg += ours_eg
+        else:
+            mg -= ours_mg
+            eg -= ours_eg
+    white_count = int(counts[0])
+    black_count = int(counts[1])
     wk = int(kings[0])
     bk = int(kings[1])
-    white_units = 0  # attack units against the black king
-    black_units = 0
-    white_attackers = 0
-    black_attackers = 0
-    for i in range(32):
-        if i < 16:
-            if i >= white_count:
-                continue
-            own = 8
-            enemy_king = bk - 80
-        elif i >= 16 + black_count:
-            break
-        else:
-            own = 16
-            enemy_king = wk - 80
-        sq = int(squares[i])
-        kind = int(board[sq]) & 7
-        if kind < 2 or kind > 5:
-            continue
-        count = 0
-        hits = 0
-        if kind == 2:
-            for k in range(8):
-                to = sq + int(steps[k]) - 32
-                if not (int(board[to]) & own):
-                    count += 1
-                    if zone[to - enemy_king]:
-                        hits += 1
-            gain_mg = 4 * (count - 4)
-            gain_eg = gain_mg
-        else:
-            first = 12 if kind == 4 else 8
-            last = 12 if kind == 3 else 16
-            for k in range(first, last):
-                d = int(steps[k]) - 32
-                to = sq + d
-                t = int(board[to])
-                while t == 0:
-                    count += 1
-                    if zone[to - enemy_king]:
-                        hits += 1
-                    to += d
-                    t = int(board[to])
-                if not (t & own):
-                    count += 1
-                    if zone[to - enemy_king]:
-                        hits += 1
-            if kind == 3:
-                gain_mg = 5 * (count - 7)
-                gain_eg = gain_mg
-            elif kind == 4:
-                gain_mg = 2 * (count - 7)
-                gain_eg = 4 * (count - 7)
-            else:
-                gain_mg = count - 14
-                gain_eg = 2 * (count - 14)
-        if own == 8:
-            mg += gain_mg
-            eg += gain_eg
-            if hits:
-                white_attackers += 1
-                white_units += hits * int(ATTACK_UNITS[kind])
-        else:
-            mg -= gain_mg
-            eg -= gain_eg
-            if hits:
-                black_attackers += 1
-                black_units += hits * int(ATTACK_UNITS[kind])
-    # King safety: two or more pieces bearing on the squares around a king
-    # are a danger that grows with the square of their weight.
-    if white_attackers >= 2:
-        danger = white_units * white_units // 6
-        mg += danger if danger < 400 else 400
-    if black_attackers >= 2:
-        danger = black_units * black_units // 6
-        mg -= danger if danger < 400 else 400
-    if white_bishops >= 2:
-        mg += 30
-        eg += 50
-    if black_bishops >= 2:
-        mg -= 30
-        eg -= 50
-    # Pawn structure, and rooks on open files.
-    for f in range(8):
-        w = int(work[8 + f])
-        b = int(work[16 + f])
-        if w > 1:
-            mg -= 10 * (w - 1)
-            eg -= 20 * (w - 1)
-        if b > 1:
-            mg += 10 * (b - 1)
-            eg += 20 * (b - 1)
-        left = int(work[7 + f]) if f > 0 else 0
-        right = int(work[9 + f]) if f < 7 else 0
-        if w and not left and not right:
-            mg -= 10 * w
-            eg -= 12 * w
-        left = int(work[15 + f]) if f > 0 else 0
-        right = int(work[17 + f]) if f < 7 else 0
-        if b and not left and not right:
-            mg += 10 * b
-            eg += 12 * b
-    for i in range(white_count):
-        sq = int(squares[i])
-        kind = int(board[sq]) & 7
-        s = int(to64[sq])
-        f = s & 7
-        r = s >> 3
-        if kind == 1:
-            passed = 1
-            for g in range(f - 1, f + 2):
-                if g >= 0 and g <= 7 and int(work[32 + g]) > r + 1:
-                    passed = 0
-            if passed:
-                mg += int(PASSED_MG[r])
-                eg += int(PASSED_EG[r])
-                if r >= 3 and bk:
-                    # The square in front: the enemy king far from it, ours near.
-                    eg += (5 * int(_distance(int(to64[bk]), s + 8)) -
-                           2 * int(_distance(int(to64[wk]), s + 8))) * (r - 2)
-        elif kind == 4:
-            if not int(work[8 + f]):
-                mg += 10 if int(work[16 + f]) else 20
-                eg += 5 if int(work[16 + f]) else 10
-    for i in range(16, 16 + black_count):
-        sq = int(squares[i])
-        kind = int(board[sq]) & 7
-        s = int(to64[sq])
-        f = s & 7
-        r = s >> 3
-        if kind == 1:
-            passed = 1
-            for g in range(f - 1, f + 2):
-                if g >= 0 and g <= 7 and int(work[24 + g]) < r:
-                    passed = 0
-            if passed:
-                mg -= int(PASSED_MG[7 - r])
-                eg -= int(PASSED_EG[7 - r])
-                if r <= 4 and wk:
-                    eg -= (5 * int(_distance(int(to64[wk]), s - 8)) -
-                           2 * int(_distance(int(to64[bk]), s - 8))) * (5 - r)
-        elif kind == 4:
-            if not int(work[16 + f]):
-                mg -= 10 if int(work[8 + f]) else 20
-                eg -= 5 if int(work[8 + f]) else 10
-    # King shelter: own pawns on the three squares in front of a king at home,
-    # and no open file beside it.
-    if wk:
-        f = int(to64[wk]) & 7
-        for g in range(f - 1, f + 2):
-            if g >= 0 and g <= 7 and not int(work[8 + g]):
-                mg -= 10 if int(work[16 + g]) else 20
-    if bk:
-        f = int(to64[bk]) & 7
-        for g in range(f - 1, f + 2):
-            if g >= 0 and g <= 7 and not int(work[16 + g]):
-                mg += 10 if int(work[8 + g]) else 20
-    if wk and wk < 39:
-        for d in range(9, 12):
-            if int(board[wk + d]) == 9:
-                mg += 10
-    if bk and bk > 80:
-        for d in range(9, 12):
-            if int(board[bk - d]) == 17:
-                mg -= 10
     # Castling rights are worth keeping while the king is still at home.
     if rights & 3:
         mg += 12

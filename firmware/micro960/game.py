@@ -170,7 +170,7 @@ class Game(History):
         return [uci_text(pos, move, chess960) for pos, move in self.replay()]
 
     def save_text(self):
-        """A short text from which load_game rebuilds this game exactly."""
+        """A short text from which storage.load_game rebuilds this game exactly."""
         lines = ["rules " + self.rules.name, "fen " + self.start_fen,
                  "moves " + " ".join(self.uci_moves())]
         if self.ended:
@@ -180,30 +180,6 @@ class Game(History):
         if self.clock:
             lines.append("clock " + self.clock.save_text())
         return "\n".join(lines) + "\n"
-
-
-def load_game(text):
-    """Rebuild a game from Game.save_text(); ValueError if the text is damaged."""
-    fields = {}
-    for line in text.split("\n"):
-        if line.strip():
-            name, _, value = line.strip().partition(" ")
-            fields[name] = value
-    for name in ("rules", "fen", "moves"):
-        if name not in fields:
-            raise ValueError("saved game lacks its %s line" % name)
-    game = Game(fields["rules"], fields["fen"])
-    from .notation import parse_move
-    for text in fields["moves"].split():
-        game.push(parse_move(game.pos, text, game.legal_moves()))
-    if "ended" in fields:
-        result, _, reason = fields["ended"].partition(" ")
-        game.ended = (result, reason)
-    game.settings = fields.get("settings", "")
-    if "clock" in fields:
-        from .clock import load_clock
-        game.clock = load_clock(fields["clock"])
-    return game
 
 
 def can_mate(pos, side):

@@ -62,7 +62,8 @@ def order_moves(board_obj, moves: ptr16, order: ptr16, start: int, end: int,
         elif move == killer2:
             order[i] = KILLER - 1
         else:
-            order[i] = history[((int(board[fr]) - 9) << 6) | int(to64[to])]
+            piece = int(board[fr])
+            order[i] = history[((piece - 9 - ((piece >> 3) & 2)) << 6) | int(to64[to])]
 
 
 @micropython.viper
@@ -76,7 +77,7 @@ def reward_cut(board: ptr8, killers: ptr16, history: ptr16, move: int, depth: in
         return
     to120 = ptr8(TO120)
     piece = int(board[int(to120[move & 63])])
-    index = ((piece - 9) << 6) | int(ptr8(TO64)[int(to120[(move >> 6) & 63])])
+    index = ((piece - 9 - ((piece >> 3) & 2)) << 6) | int(ptr8(TO64)[int(to120[(move >> 6) & 63])])
     value = int(history[index]) + depth * depth
     history[index] = value if value < HISTORY_MAX else HISTORY_MAX
 
@@ -85,8 +86,8 @@ def reward_cut(board: ptr8, killers: ptr16, history: ptr16, move: int, depth: in
 def age_history(history: ptr16):
     """Quarter every history score: a new search starts from what the last
     one learnt, at a quarter of its weight. (A viper loop: as a Python loop
-    over its 896 entries it took some 7 ms of every move at a Pico's speed.)"""
-    for i in range(14 * 64):
+    over its 768 entries it took some 7 ms of every move at a Pico's speed.)"""
+    for i in range(12 * 64):
         history[i] = history[i] >> 2
 
 
@@ -105,6 +106,7 @@ def punish_quiets(board: ptr8, moves: ptr16, history: ptr16, start: int, end: in
         to = int(to120[(move >> 6) & 63])
         if board[to]:
             continue
-        index = ((int(board[int(to120[move & 63])]) - 9) << 6) | int(to64[to])
+        piece = int(board[int(to120[move & 63])])
+        index = ((piece - 9 - ((piece >> 3) & 2)) << 6) | int(to64[to])
         value = int(history[index]) - penalty
         history[index] = value if value > 0 else 0

@@ -24,9 +24,7 @@ BLACK = const(16)
 OFF = const(24)
 BOTH = const(24)  # side ^ BOTH is the other side
 
-# Move flags (bits 12-15).
-NORMAL = const(0)
-DOUBLE_PUSH = const(1)
+# Move flags (bits 12-15): 0 a plain move, 1 a double pawn push, then these.
 EN_PASSANT = const(2)
 CASTLE = const(3)
 PROMOTE_N = const(4)  # flag - 2 is the promoted piece type: 4 N, 5 B, 6 R, 7 Q
@@ -42,12 +40,8 @@ PLY = const(5)
 FULLMOVE = const(6)
 ORTHODOX = const(7)  # 1 under Chess480's orthodox castling (see castle_squares)
 
-# Castling-right bits, one per castling rook: white h-side, white a-side,
-# black h-side, black a-side.
-WHITE_H = const(1)
-WHITE_A = const(2)
-BLACK_H = const(4)
-BLACK_A = const(8)
+# Castling rights (Position.rights) are a bit per castling rook: 1 White's
+# h-side, 2 White's a-side, 4 Black's h-side, 8 Black's a-side.
 
 CLASSICAL_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 FILES = "abcdefgh"
@@ -63,25 +57,34 @@ KNIGHT_STEPS = (-21, -19, -12, -8, 8, 12, 19, 21)
 KING_STEPS = (-11, -10, -9, -1, 1, 9, 10, 11)
 ROOK_STEPS = (-10, -1, 1, 10)
 BISHOP_STEPS = (-11, -9, 9, 11)
-# Slider steps indexed by piece type (bishop, rook, queen).
-SLIDER_STEPS = ((), (), (), BISHOP_STEPS, ROOK_STEPS, KING_STEPS)
 
 
-def _zobrist_keys(count, seed):
-    """Deterministic 30-bit keys: they stay small ints on a 32-bit MicroPython."""
+def _zobrist_keys(count, seed, skip_from=0, skipped=0):
+    """`count` deterministic 30-bit keys (small ints on a 32-bit MicroPython);
+    the `skipped` keys drawn from number `skip_from` on are not kept."""
     keys = zeros("i", count)
     x = seed
-    for i in range(count):
+    for n in range(count + skipped):
         x ^= (x << 13) & 0xFFFFFFFF
         x ^= x >> 17
         x ^= (x << 5) & 0xFFFFFFFF
-        keys[i] = x & 0x3FFFFFFF
+        if n < skip_from:
+            keys[n] = x & 0x3FFFFFFF
+        elif n >= skip_from + skipped:
+            keys[n - skipped] = x & 0x3FFFFFFF
     return keys
 
 
-# Piece keys indexed by ((piece - 9) << 6) | square64; white pieces are rows
-# 0-5, black pieces rows 8-13.
-Z_PIECE = _zobrist_keys(14 * 64, 2463534242)
+def piece_row(piece):
+    """The row of a piece in tables by piece and square (Z_PIECE, the search's
+    history): 0-5 White's pawn to king, 6-11 Black's. Viper code writes it out."""
+    return piece - 9 - ((piece >> 3) & 2)
+
+
+# Piece keys by (piece_row(piece) << 6) | square64. They are drawn as from a
+# table of 14 rows (pieces 9-22), leaving out the rows of pieces 15 and 16,
+# which do not exist: the same keys as before the table lost those rows.
+Z_PIECE = _zobrist_keys(12 * 64, 2463534242, 6 * 64, 2 * 64)
 Z_EXTRA = _zobrist_keys(1 + 4 + 10, 88172645)
 Z_SIDE = Z_EXTRA[0]
 
@@ -164,17 +167,16 @@ class Position:
         else:
             self.set_fen(fen or CLASSICAL_FEN)
 
-    side = property(lambda self: self.state[SIDE], lambda self, v: _set(self, SIDE, v))
-    ep = property(lambda self: self.state[EP], lambda self, v: _set(self, EP, v))
-    rights = property(lambda self: self.state[RIGHTS], lambda self, v: _set(self, RIGHTS, v))
-    halfmove = property(lambda self: self.state[HALFMOVE],
-                        lambda self, v: _set(self, HALFMOVE, v))
-    key = property(lambda self: self.state[KEY], lambda self, v: _set(self, KEY, v))
-    ply = property(lambda self: self.state[PLY], lambda self, v: _set(self, PLY, v))
+    # Read-only views of the state; _load() and viper code write the array.
+    side = property(lambda self: self.state[SIDE])
+    ep = property(lambda self: self.state[EP])
+    rights = property(lambda self: self.state[RIGHTS])
+    halfmove = property(lambda self: self.state[HALFMOVE])
+    key = property(lambda self: self.state[KEY])
+    ply = property(lambda self: self.state[PLY])
+    fullmove = property(lambda self: self.state[FULLMOVE])
     orthodox_castling = property(lambda self: bool(self.state[ORTHODOX]),
-                                 lambda self, v: _set(self, ORTHODOX, int(v)))
-    fullmove = property(lambda self: self.state[FULLMOVE],
-                        lambda self, v: _set(self, FULLMOVE, v))
+                                 lambda self, v: _set(self, ORTHODOX, int(v)))  # rules.py
 
     # ------------------------------------------------------------------ FEN
 
@@ -193,25 +195,27 @@ class Position:
         self._load(*snapshot)
 
     def _load(self, board, side, rook_squares, ep, halfmove, fullmove, kings):
+        state = self.state
         self.board[:] = board
-        self.side = side
+        state[SIDE] = side
         self.kings[:] = kings
         if not self.castling:  # rules without castling (LRS) drop a FEN's rights
             rook_squares = bytes(4)
         if not self.en_passant:
             ep = 0
         self.rook_squares[:] = rook_squares
-        self.rights = 0
+        rights = 0
         for bit in range(4):
             if rook_squares[bit]:
-                self.rights |= 1 << bit
-        self.halfmove = halfmove
-        self.fullmove = fullmove
-        self.ply = 0
+                rights |= 1 << bit
+        state[RIGHTS] = rights
+        state[HALFMOVE] = halfmove
+        state[FULLMOVE] = fullmove
+        state[PLY] = 0
         self._index_pieces()
         self._set_keep_masks()
-        self.ep = ep if ep and self._ep_capturer(ep) else 0
-        self.key = self.compute_key()
+        state[EP] = ep if ep and self._ep_capturer(ep) else 0
+        state[KEY] = self.compute_key()
 
     def _index_pieces(self):
         self.counts[0] = self.counts[1] = 0
@@ -248,7 +252,7 @@ class Position:
         for sq in range(21, 99):
             p = self.board[sq]
             if p and p != OFF:
-                key ^= Z_PIECE[((p - 9) << 6) | TO64[sq]]
+                key ^= Z_PIECE[(piece_row(p) << 6) | TO64[sq]]
         return key ^ Z_CASTLE[self.rights] ^ ep_key(self.ep)
 
     def fen(self, shredder=False, ep_when="legal"):
@@ -299,10 +303,6 @@ class Position:
         state[SIDE] ^= BOTH
         state[EP] = self.saved[3 * ply] & 127
         state[KEY] = self.saved[3 * ply + 1]
-
-    def saved_key(self, ply):
-        """The key of the position before the move made at undo-stack ply `ply`."""
-        return self.saved[3 * ply + 1]
 
     def commit(self):
         """Forget the undo stack: the current position becomes the root.
@@ -383,8 +383,8 @@ def _push(b: ptr8, squares: ptr8, slot: ptr8, counts: ptr8, kings: ptr8, keep: p
         slot[kdst] = ks
         slot[rdst] = rs
         kings[us >> 4] = kdst
-        zk = (piece - 9) << 6
-        zr = (rook - 9) << 6
+        zk = (piece - 9 - ((piece >> 3) & 2)) << 6  # piece_row
+        zr = (rook - 9 - ((rook >> 3) & 2)) << 6
         key ^= int(zp[zk | int(to64[fr])]) ^ int(zp[zk | int(to64[kdst])])
         key ^= int(zp[zr | int(to64[to])]) ^ int(zp[zr | int(to64[rdst])])
         halfmove += 1
@@ -405,7 +405,7 @@ def _push(b: ptr8, squares: ptr8, slot: ptr8, counts: ptr8, kings: ptr8, keep: p
             slot[moved] = s
             counts[c] = int(counts[c]) - 1
             saved[3 * ply + 2] = s
-            key ^= int(zp[((captured - 9) << 6) | int(to64[victim])])
+            key ^= int(zp[((captured - 9 - ((captured >> 3) & 2)) << 6) | int(to64[victim])])
             if captured & 7 == 6:  # a king, under LRS rules
                 kings[c] = 0
             halfmove = 0
@@ -417,11 +417,11 @@ def _push(b: ptr8, squares: ptr8, slot: ptr8, counts: ptr8, kings: ptr8, keep: p
         s = int(slot[fr])
         squares[s] = to
         slot[to] = s
-        key ^= int(zp[((piece - 9) << 6) | int(to64[fr])])
+        key ^= int(zp[((piece - 9 - ((piece >> 3) & 2)) << 6) | int(to64[fr])])
         if flag >= 4:
             piece = us | (flag - 2)
         b[to] = piece
-        key ^= int(zp[((piece - 9) << 6) | int(to64[to])])
+        key ^= int(zp[((piece - 9 - ((piece >> 3) & 2)) << 6) | int(to64[to])])
         if piece & 7 == 6:
             kings[us >> 4] = to
         elif flag == 1 and en_passant:  # double push: en passant square if a pawn can use it

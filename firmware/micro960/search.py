@@ -84,7 +84,7 @@ class Search:
         self.frames = frames()  # quiescence's per-ply state
         self.killers = zeros("H", 2 * MAX_PLY)
         self.plies = plies()  # the tree search's per-ply state
-        self.history = zeros("H", 14 * 64)  # by (piece - 9, to-square), as Zobrist keys
+        self.history = zeros("H", 12 * 64)  # by (piece_row, to-square), as Zobrist keys
         self.root_moves = self.root_scores = None  # at lower skill: every root move's score
         self.root_count = 0
         self.skill = 20

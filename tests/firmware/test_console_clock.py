@@ -9,7 +9,7 @@ import gc
 
 from micro960.compat import ticks_ms
 from micro960.clock import Clock, clock_text, load_clock, parse_control
-from micro960.game import load_game
+from micro960.storage import load_game
 from micro960.storage import GameStore
 from power_cut import remove_folder, scratch_folder
 from support import Time, raises

@@ -1,5 +1,6 @@
 """A game: results with their reasons, claims, undo, save and restore, LRS rules."""
-from micro960.game import Game, load_game
+from micro960.game import Game
+from micro960.storage import load_game
 
 from support import raises
 

@@ -42,7 +42,8 @@ def test_a_game_from_a_position_without_kings_replays_and_saves():
     """LRS allows a position with a king missing; replaying the game (for its
     moves, its PGN and its save) once set it up under the classical rules and
     raised "each side needs a king" in the middle of a save."""
-    from micro960.game import Game, load_game
+    from micro960.game import Game
+    from micro960.storage import load_game
     game = Game("lrs", "4k3/8/8/8/8/8/8/R7 b - - 0 1")  # White has lost already
     assert game.uci_moves() == [] and game.result() == "0-1"
     assert load_game(game.save_text()).pos.fen() == game.pos.fen()

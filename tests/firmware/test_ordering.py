@@ -4,7 +4,7 @@ search takes a node's moves, and what a cut teaches the killers and history.
 from micro960.compat import zeros
 from micro960.movegen import move_buffer, pseudo_moves
 from micro960.ordering import HISTORY_MAX, age_history, order_moves, punish_quiets, reward_cut
-from micro960.position import TO64, Position
+from micro960.position import TO64, Position, piece_row
 from micro960.ucimove import move_from, move_to, parse_uci, uci_text
 
 # White can take the queen (Nxb5), the rook three ways (the queen's
@@ -23,7 +23,7 @@ class Node:
         self.order = zeros("H", len(self.moves))
         self.end = pseudo_moves(self.pos, self.moves, 0)
         self.killers = zeros("H", 4)
-        self.history = zeros("H", 14 * 64)
+        self.history = zeros("H", 12 * 64)
 
     def move(self, text):
         return parse_uci(self.pos, text)
@@ -122,7 +122,7 @@ def history_of(node, text):
     """The history entry of `text`: by moving piece and destination."""
     move = node.move(text)
     piece = node.pos.board[move_from(move)]
-    return node.history[((piece - 9) << 6) | TO64[move_to(move)]]
+    return node.history[(piece_row(piece) << 6) | TO64[move_to(move)]]
 
 
 def test_quiet_moves_tried_before_a_cut_lose_history_but_captures_and_promotions_do_not():
