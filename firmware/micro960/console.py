@@ -302,19 +302,6 @@ class Console:
 
     # ------------------------------------------------------------- commands
 
-    def cmd_board(self, args):
-        self.show_board()
-        if self.setup:
-            self.out(self.setup.next_text())
-
-    def cmd_resign(self, args):
-        self.game.resign()
-        self.announce()
-
-    def cmd_help(self, args):
-        from .console_help import HELP
-        self.out(HELP)
-
     def cmd_quit(self, args):
         self.running = False
 

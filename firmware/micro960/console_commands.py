@@ -27,6 +27,22 @@ def summary(console):
         console.out("Type new for another game.")
 
 
+def cmd_board(console, args):
+    console.show_board()
+    if console.setup:
+        console.out(console.setup.next_text())
+
+
+def cmd_resign(console, args):
+    console.game.resign()
+    console.announce()
+
+
+def cmd_help(console, args):
+    from .console_help import HELP
+    console.out(HELP)
+
+
 def cmd_new(console, args):
     rules = console.game.rules
     fen = None

@@ -5,7 +5,7 @@ and the new end index is returned, so generating allocates nothing.
 """
 from .compat import const, micropython, ptr8, ptr16, ptr32, zeros  # noqa: F401
 from .position import (
-    BISHOP_STEPS, BOTH, CASTLE, EN_PASSANT, KING_STEPS, STEPS, TO64, TO64_TO, TO120, WHITE,
+    BISHOP_STEPS, BOTH, CASTLE, EN_PASSANT, KING_STEPS, STEPS, TO64, TO120, WHITE,
     attacked,
 )
 
@@ -65,7 +65,6 @@ def _generate(b: ptr8, squares: ptr8, first: int, last: int, buf: ptr16, n: int,
     quiet = flags & 1
     lowest_promotion = _PROMOTE_Q if flags & 2 else _PROMOTE_N
     to64 = ptr8(TO64)
-    to_bits = ptr16(TO64_TO)
     steps = ptr8(STEPS)
     if us == _WHITE:
         forward = 10
@@ -86,14 +85,14 @@ def _generate(b: ptr8, squares: ptr8, first: int, last: int, buf: ptr16, n: int,
                 if promoting:
                     flag = _PROMOTE_Q
                     while flag >= lowest_promotion:
-                        buf[n] = f | int(to_bits[to]) | (flag << 12)
+                        buf[n] = f | (int(to64[to]) << 6) | (flag << 12)
                         n += 1
                         flag -= 1
                 else:
-                    buf[n] = f | int(to_bits[to])
+                    buf[n] = f | (int(to64[to]) << 6)
                     n += 1
                     if fr >= start_lo and fr - start_lo < 8 and b[to + forward] == 0:
-                        buf[n] = f | int(to_bits[to + forward]) | (_DOUBLE_PUSH << 12)
+                        buf[n] = f | (int(to64[to + forward]) << 6) | (_DOUBLE_PUSH << 12)
                         n += 1
             for side_step in range(-1, 2, 2):
                 target = to + side_step
@@ -102,14 +101,14 @@ def _generate(b: ptr8, squares: ptr8, first: int, last: int, buf: ptr16, n: int,
                     if promoting:
                         flag = _PROMOTE_Q
                         while flag >= lowest_promotion:
-                            buf[n] = f | int(to_bits[target]) | (flag << 12)
+                            buf[n] = f | (int(to64[target]) << 6) | (flag << 12)
                             n += 1
                             flag -= 1
                     else:
-                        buf[n] = f | int(to_bits[target])
+                        buf[n] = f | (int(to64[target]) << 6)
                         n += 1
                 elif target == ep and t == 0:
-                    buf[n] = f | int(to_bits[target]) | (_EN_PASSANT << 12)
+                    buf[n] = f | (int(to64[target]) << 6) | (_EN_PASSANT << 12)
                     n += 1
         elif kind == _KNIGHT or kind == _KING:
             j = 0 if kind == _KNIGHT else 8
@@ -117,7 +116,7 @@ def _generate(b: ptr8, squares: ptr8, first: int, last: int, buf: ptr16, n: int,
                 to = fr + int(steps[k]) - 32
                 t = b[to]
                 if not (t & us) and (quiet or t != 0):
-                    buf[n] = f | int(to_bits[to])
+                    buf[n] = f | (int(to64[to]) << 6)
                     n += 1
         else:
             j = 12 if kind == _ROOK else 8
@@ -128,12 +127,12 @@ def _generate(b: ptr8, squares: ptr8, first: int, last: int, buf: ptr16, n: int,
                 t = b[to]
                 while t == 0:
                     if quiet:
-                        buf[n] = f | int(to_bits[to])
+                        buf[n] = f | (int(to64[to]) << 6)
                         n += 1
                     to += d
                     t = b[to]
                 if not (t & us):
-                    buf[n] = f | int(to_bits[to])
+                    buf[n] = f | (int(to64[to]) << 6)
                     n += 1
     return n
 
@@ -189,7 +188,7 @@ def castling_moves(pos, buf, n):
                 blocked = True
                 break
         if not blocked:
-            buf[n] = TO64[king] | TO64_TO[rook] | (CASTLE << 12)
+            buf[n] = TO64[king] | (TO64[rook] << 6) | (CASTLE << 12)
             n += 1
     return n
 

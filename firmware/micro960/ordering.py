@@ -67,38 +67,20 @@ def order_moves(board_obj, moves: ptr16, order: ptr16, start: int, end: int,
 
 
 @micropython.viper
-def reward_cut(board: ptr8, killers: ptr16, history: ptr16, move: int, depth: int, ply: int):
-    """A quiet move caused a cut at `ply`: remember it as the ply's first
-    killer and raise its history score (by piece and destination)."""
+def record_cut(board: ptr8, moves: ptr16, killers: ptr16, history: ptr16, start: int, cut: int,
+               depth: int, ply: int):
+    """The quiet move moves[cut] caused a cut at `ply`, `depth` deep: remember
+    it as the ply's first killer and raise its history score (by piece and
+    destination); lower those of the quiet moves of moves[start:cut], tried
+    before it in vain."""
+    to120 = ptr8(TO120)
+    to64 = ptr8(TO64)
+    move = int(moves[cut])
     if int(killers[2 * ply]) != move:
         killers[2 * ply + 1] = killers[2 * ply]
         killers[2 * ply] = move
-    if move >> 12 == _CASTLE:
-        return
-    to120 = ptr8(TO120)
-    piece = int(board[int(to120[move & 63])])
-    index = ((piece - 9 - ((piece >> 3) & 2)) << 6) | int(ptr8(TO64)[int(to120[(move >> 6) & 63])])
-    value = int(history[index]) + depth * depth
-    history[index] = value if value < HISTORY_MAX else HISTORY_MAX
-
-
-@micropython.viper
-def age_history(history: ptr16):
-    """Quarter every history score: a new search starts from what the last
-    one learnt, at a quarter of its weight. (A viper loop: as a Python loop
-    over its 768 entries it took some 7 ms of every move at a Pico's speed.)"""
-    for i in range(12 * 64):
-        history[i] = history[i] >> 2
-
-
-@micropython.viper
-def punish_quiets(board: ptr8, moves: ptr16, history: ptr16, start: int, end: int, depth: int):
-    """The quiet moves of moves[start:end] were tried before the one that
-    caused a cut: lower their history scores."""
-    to120 = ptr8(TO120)
-    to64 = ptr8(TO64)
-    penalty = depth * depth
-    for i in range(start, end):
+    bonus = depth * depth
+    for i in range(cut, start - 1, -1):  # the cut move, then the ones before it
         move = int(moves[i])
         flag = move >> 12
         if flag == _CASTLE or flag == _EN_PASSANT or flag >= _PROMOTE_N:
@@ -108,5 +90,19 @@ def punish_quiets(board: ptr8, moves: ptr16, history: ptr16, start: int, end: in
             continue
         piece = int(board[int(to120[move & 63])])
         index = ((piece - 9 - ((piece >> 3) & 2)) << 6) | int(to64[to])
-        value = int(history[index]) - penalty
-        history[index] = value if value > 0 else 0
+        value = int(history[index])
+        if i == cut:
+            value += bonus
+            history[index] = value if value < HISTORY_MAX else HISTORY_MAX
+        else:
+            value -= bonus
+            history[index] = value if value > 0 else 0
+
+
+@micropython.viper
+def age_history(history: ptr16):
+    """Quarter every history score: a new search starts from what the last
+    one learnt, at a quarter of its weight. (A viper loop: as a Python loop
+    over its 768 entries it took some 7 ms of every move at a Pico's speed.)"""
+    for i in range(12 * 64):
+        history[i] = history[i] >> 2

@@ -51,7 +51,6 @@ TO120 = bytes(21 + (s & 7) + 10 * (s >> 3) for s in range(64))
 TO64 = bytearray(255 for _ in range(120))
 for _s in range(64):
     TO64[TO120[_s]] = _s
-TO64_TO = array("H", (TO64[s] << 6 if TO64[s] != 255 else 0 for s in range(120)))
 
 KNIGHT_STEPS = (-21, -19, -12, -8, 8, 12, 19, 21)
 KING_STEPS = (-11, -10, -9, -1, 1, 9, 10, 11)

@@ -8,7 +8,7 @@ stack, of which the Pico has only 8 KB. The loop keeps each ply's state in a
 preallocated frame array instead, so the whole quiescence tree costs one call
 and no stack. On CPython the same source runs as plain Python (compat.viper).
 """
-from .compat import const, micropython, ptr8, ptr16, ptr32, stack_use, zeros  # noqa: F401
+from .compat import const, micropython, ptr8, ptr16, ptr32, stack_use  # noqa: F401
 from .evaluate import TABLE, WORK, white_score
 from .movegen import _generate
 from .ordering import order_moves
@@ -23,9 +23,11 @@ _SIDE = const(0)  # position.py's state fields, as constants for viper code
 _EP = const(1)
 _RIGHTS = const(2)
 
-# One frame of FRAME 16-bit fields per ply of the quiescence tree. Scores
-# (within +-32000) are kept + _BIAS, since viper reads a ptr16 as unsigned.
-FRAME = const(8)
+# Each ply of the quiescence tree keeps its state in the fields below, in
+# that ply's frame of Search.plies (search.FRAME fields a ply), which the
+# tree search uses only for the plies above. Scores (within +-32000) are
+# kept + _BIAS, since viper reads a ptr16 as unsigned.
+_FRAME = const(16)  # search.FRAME
 _BIAS = const(32768)
 _ALPHA = const(0)
 _BETA = const(1)
@@ -38,11 +40,6 @@ _LEGAL = const(7)
 
 _EN_PASSANT = const(2)
 _PROMOTE_N = const(4)
-
-
-def frames():
-    """The frame array a Search keeps for quiesce()."""
-    return zeros("H", FRAME * MAX_PLY)
 
 
 @micropython.viper
@@ -74,7 +71,7 @@ def quiesce(search, alpha: int, beta: int, ply: int, start: int) -> int:
     order_obj = search.order
     order = ptr16(order_obj)
     history = search.history
-    frame = ptr16(search.frames)
+    frame = ptr16(search.plies)
     to64 = TO64  # the evaluation's tables, looked up once rather than per node
     table = TABLE
     work = WORK
@@ -128,7 +125,7 @@ def quiesce(search, alpha: int, beta: int, ply: int, start: int) -> int:
                         elif best > alpha:
                             alpha = best
                 if result == INFINITE:
-                    f = level * FRAME
+                    f = (first_ply + level) * _FRAME
                     frame[f + _ALPHA] = _BIAS + alpha
                     frame[f + _BETA] = _BIAS + beta
                     frame[f + _BEST] = _BIAS + best
@@ -140,7 +137,7 @@ def quiesce(search, alpha: int, beta: int, ply: int, start: int) -> int:
                     if used > int(search.stack_peak):
                         search.stack_peak = used
                 if result == INFINITE:  # moves to search: generate them
-                    f = level * FRAME
+                    f = (first_ply + level) * _FRAME
                     us = state[_SIDE]
                     first = 16 if us != 8 else 0
                     end = int(_generate(board_obj, squares, first, first + counts[us >> 4],
@@ -152,7 +149,7 @@ def quiesce(search, alpha: int, beta: int, ply: int, start: int) -> int:
         else:
             # Back at `level` with a child's score, or with nothing yet (result
             # == INFINITE after _enter): try the next move.
-            f = level * FRAME
+            f = (first_ply + level) * _FRAME
             if result != INFINITE:
                 _pop(board_obj, squares, slot, counts_obj, kings_obj, state_obj, saved,
                      frame[f + _MOVE])
@@ -169,7 +166,7 @@ def quiesce(search, alpha: int, beta: int, ply: int, start: int) -> int:
                                 result = score  # a cut: this node is done
         if result == INFINITE:
             # Find the next move worth searching at `level`, or finish the node.
-            f = level * FRAME
+            f = (first_ply + level) * _FRAME
             us = state[_SIDE]
             them = us ^ 24
             in_check = frame[f + _IN_CHECK]

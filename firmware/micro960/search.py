@@ -13,9 +13,9 @@ import random
 from .compat import const, micropython, ptr8, ptr16, ptr32, ticks_diff, ticks_ms, zeros  # noqa: F401
 from .evaluate import TABLE, WORK, white_score
 from .movegen import gives_check, has_legal_move, legal_moves, pseudo_moves
-from .ordering import age_history, order_moves, punish_quiets, reward_cut
+from .ordering import age_history, order_moves, record_cut
 from .position import TO64, TO120, _pop, _push, attacked
-from .quiescence import frames, quiesce
+from .quiescence import quiesce
 from .see import see_ge
 from .tt import TranspositionTable
 
@@ -51,11 +51,17 @@ _KING = const(6)
 _EXACT = const(1)  # tt.py's bounds
 _LOWER = const(2)
 _UPPER = const(3)
+def _reduction(depth, moves):
+    return max(0, int(0.75 + math.log(max(depth, 1)) * math.log(max(moves, 1)) / 2.25))
+
+
 # Late-move reductions by depth and move number: about 0.75 + ln(depth) *
-# ln(moves) / 2.25 plies, as LMR_TABLE[depth * 32 + moves] (both capped).
+# ln(moves) / 2.25 plies (both capped: depth 15, moves 31), 0 to 4, two to a
+# byte: that of entry depth * 32 + moves in LMR_TABLE[entry >> 1], in the high
+# half when the entry is odd.
 LMR_TABLE = bytes(
-    max(0, int(0.75 + math.log(max(d, 1)) * math.log(max(m, 1)) / 2.25)) for d in range(16)
-    for m in range(32))
+    _reduction(d, m) | _reduction(d, m + 1) << 4 for d in range(16) for m in range(0, 32, 2))
+del _reduction  # needed once, at import
 
 
 class Limits:
@@ -81,9 +87,8 @@ class Search:
         self.moves = zeros("H", buffer_moves)
         self.room = buffer_moves  # a node needs 256 free entries to generate into
         self.order = zeros("H", buffer_moves)  # ordering score of each move
-        self.frames = frames()  # quiescence's per-ply state
         self.killers = zeros("H", 2 * MAX_PLY)
-        self.plies = plies()  # the tree search's per-ply state
+        self.plies = plies()  # each ply's state: _tree's, and below its leaves quiesce's
         self.history = zeros("H", 12 * 64)  # by (piece_row, to-square), as Zobrist keys
         self.root_moves = self.root_scores = None  # at lower skill: every root move's score
         self.root_count = 0
@@ -349,7 +354,7 @@ _DESCEND = const(4)  # search below the node, as `phase` says
 
 
 def plies():
-    """The frame array a Search keeps for _tree()."""
+    """The frame array a Search keeps for _tree() and quiesce()."""
     return zeros("H", FRAME * MAX_PLY)
 
 
@@ -599,10 +604,8 @@ def _tree(search, depth: int, alpha: int, beta: int) -> int:
                                 search.root_raised = move
                             if score >= beta:
                                 if flags & _QUIET:
-                                    reward_cut(board_obj, killers_obj, history, move, depth, ply)
-                                    if i > start:
-                                        punish_quiets(board_obj, moves_obj, history, start, i,
-                                                      depth)
+                                    record_cut(board_obj, moves_obj, killers_obj, history, start,
+                                               i, depth, ply)
                                 i = end  # a cut: no more moves
                     i += 1
                     mode = _NEXT_MOVE
@@ -676,8 +679,8 @@ def _tree(search, depth: int, alpha: int, beta: int) -> int:
                     # Late-move reductions: quiet moves late in the order.
                     if ply and depth >= 3 and legal > 3 and quiet and not in_check and \
                             not checks and int(order[i]) < _KILLER - 1:
-                        reduce = lmr[(depth if depth < 16 else 15) * 32 +
-                                     (legal if legal < 32 else 31)]
+                        cell = (depth if depth < 16 else 15) * 32 + (legal if legal < 32 else 31)
+                        reduce = (lmr[cell >> 1] >> ((cell & 1) << 2)) & 15
                         if (flags & _PV_NODE) and reduce:
                             reduce -= 1
                         if not (flags & _IMPROVING):

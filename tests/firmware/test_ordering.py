@@ -3,7 +3,7 @@ search takes a node's moves, and what a cut teaches the killers and history.
 """
 from micro960.compat import zeros
 from micro960.movegen import move_buffer, pseudo_moves
-from micro960.ordering import HISTORY_MAX, age_history, order_moves, punish_quiets, reward_cut
+from micro960.ordering import HISTORY_MAX, age_history, order_moves, record_cut
 from micro960.position import TO64, Position, piece_row
 from micro960.ucimove import move_from, move_to, parse_uci, uci_text
 
@@ -28,9 +28,13 @@ class Node:
     def move(self, text):
         return parse_uci(self.pos, text)
 
-    def cut(self, text, depth):
-        """`text` caused a cut at ply 0, `depth` deep."""
-        reward_cut(self.pos.board, self.killers, self.history, self.move(text), depth, 0)
+    def cut(self, text, depth, tried=()):
+        """`text` caused a cut at ply 0, `depth` deep, after the moves `tried`
+        (put in the buffer past the node's own moves, as the search's are)."""
+        for i, move in enumerate(tried + (text,)):
+            self.moves[self.end + i] = self.move(move)
+        record_cut(self.pos.board, self.moves, self.killers, self.history, self.end,
+                   self.end + len(tried), depth, 0)
 
     def picked(self, hash_move="", guarded=1):
         """All the moves, in the order the search takes them: the best-ordered
@@ -118,23 +122,26 @@ def test_history_stays_below_the_killers():
     assert node.score("d1h5") < node.score("f2f4") < node.score("h2h3")
 
 
-def history_of(node, text):
-    """The history entry of `text`: by moving piece and destination."""
+def history_index(node, text):
+    """Where the history of `text` is: by moving piece and destination."""
     move = node.move(text)
     piece = node.pos.board[move_from(move)]
-    return node.history[(piece_row(piece) << 6) | TO64[move_to(move)]]
+    return (piece_row(piece) << 6) | TO64[move_to(move)]
+
+
+def history_of(node, text):
+    return node.history[history_index(node, text)]
 
 
 def test_quiet_moves_tried_before_a_cut_lose_history_but_captures_and_promotions_do_not():
     node = taught()
-    node.cut("e1e4", 5)  # (as a quiet move of this rook to e4 would)
-    node.cut("a7a8r", 5)
+    for text in ("e1e4", "a7a8r"):  # the entries of a capture and a promotion: 25
+        node.history[history_index(node, text)] = 25  # (as quiet moves 5 deep would give)
     tried = ("d1h5", "g1h1", "e1e4", "a7a8r")
-    for i, text in enumerate(tried):
-        node.moves[node.end + i] = node.move(text)
-    punish_quiets(node.pos.board, node.moves, node.history, node.end, node.end + len(tried), 12)
+    node.cut("h2h3", 12, tried)
     # g1h1 had 100, less than the 144 taken: it stays at 0.
     assert [history_of(node, text) for text in tried] == [484 - 144, 0, 25, 25]
+    assert history_of(node, "h2h3") == 1 + 144 and node.killers[0] == node.move("h2h3")
 
 
 def test_a_new_search_keeps_a_quarter_of_the_history():
