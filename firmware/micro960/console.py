@@ -5,7 +5,7 @@ game stays exactly as it was. The board is drawn in ASCII, which every
 terminal shows; `unicode` draws chess symbols and `color` paints the squares
 with ANSI escape codes, the last move's two squares highlighted.
 """
-from .compat import release, ticks_ms
+from .compat import const, release, ticks_ms
 from .game import Game, UNDECIDED
 from .lines import CONSOLE_LIMIT
 from .notation import parse_move, san, san_line, side_name
@@ -18,8 +18,8 @@ ENGINE_SIDES = ("none", "white", "black")
 BOTH_SIDES = WHITE | BLACK  # side ^ BOTH_SIDES is the other side
 
 ASCII_PIECES = " PNBRQK"
-UNICODE_WHITE = " \u2659\u2658\u2657\u2656\u2655\u2654"
-UNICODE_BLACK = " \u265f\u265e\u265d\u265c\u265b\u265a"
+_UNICODE_WHITE = const(" \u2659\u2658\u2657\u2656\u2655\u2654")
+_UNICODE_BLACK = const(" \u265f\u265e\u265d\u265c\u265b\u265a")
 
 # ANSI colours (the 16 every terminal has): square backgrounds, piece colours.
 LIGHT_SQUARE = "\x1b[43m"  # yellow
@@ -386,7 +386,7 @@ def _glyph(p, unicode, dark):
         return ("\u00b7" if dark else " ") if unicode else "."
     kind = p & 7
     if unicode:
-        return (UNICODE_WHITE if p & WHITE else UNICODE_BLACK)[kind]
+        return (_UNICODE_WHITE if p & WHITE else _UNICODE_BLACK)[kind]
     letter = ASCII_PIECES[kind]
     return letter if p & WHITE else letter.lower()
 
@@ -403,12 +403,6 @@ def move_text(pos, move, moves=None):
     if pos.side == WHITE:
         return "%d. %s" % (pos.fullmove, san(pos, move, moves))
     return "%d...%s" % (pos.fullmove, san(pos, move, moves))
-
-
-def setup_text(game):
-    from . import startpos
-    return "Start position %s." % (startpos.setup_text(game.rules, game.start_fen)
-                                   or game.start_fen)
 
 
 def _score_text(score):

@@ -4,12 +4,19 @@ and the summary at a game's end. The console loads this module when it needs
 it and gives its heap back after (Console.forget), so a Pico has that room in
 the meantime. Each command takes the Console and the words after the command.
 """
-from .console import BOTH_SIDES, ENGINE_SIDES, _score_text, setup_text
+from .console import BOTH_SIDES, ENGINE_SIDES, _score_text
 from .game import Game, UNDECIDED
 from .notation import san, side_name
 from .position import BLACK, WHITE
 from .rules import NAMES, Rules
 from .search import Limits
+
+
+def setup_text(game):
+    """The start position's number and back rank, or its FEN."""
+    from . import startpos
+    return "Start position %s." % (startpos.setup_text(game.rules, game.start_fen)
+                                   or game.start_fen)
 
 
 def summary(console):

@@ -71,7 +71,7 @@ class SetUpPhase:
             console.out("micro960 places its %s on %s%s." % (NAMES[piece], "abcdefgh"[file],
                                                              rank))
         if setup.done():
-            from .console import setup_text
+            from .console_commands import setup_text
             game = Game(setup.rules, setup.fen())
             console.setup = None
             console.game = game

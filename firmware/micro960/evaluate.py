@@ -12,8 +12,8 @@ same source runs as plain Python.
 from .compat import const, micropython, ptr8, ptr16, zeros  # noqa: F401
 from .position import RIGHTS, SIDE, STEPS, TO64, WHITE
 
-BIAS = const(4096)  # table values are stored + BIAS as unsigned 16-bit
-EG = const(384)  # endgame values follow the 6 x 64 middlegame values
+_BIAS = const(4096)  # table values are stored + _BIAS as unsigned 16-bit
+_EG = const(384)  # endgame values follow the 6 x 64 middlegame values
 
 
 
@@ -42,12 +42,12 @@ def _value(kind, file, rank):
 def _tables(value):
     """TABLE from value(kind, file, rank), by (kind - 1, square): a black
     piece looks up its square mirrored (square ^ 56)."""
-    table = zeros("H", 2 * EG)
+    table = zeros("H", 2 * _EG)
     for kind in range(1, 7):
         for sq in range(64):
             mg, eg = value(kind, sq & 7, sq >> 3)
-            table[((kind - 1) << 6) | sq] = mg + BIAS
-            table[EG + (((kind - 1) << 6) | sq)] = eg + BIAS
+            table[((kind - 1) << 6) | sq] = mg + _BIAS
+            table[_EG + (((kind - 1) << 6) | sq)] = eg + _BIAS
     return table
 
 
@@ -102,8 +102,8 @@ def white_score(board: ptr8, squares: ptr8, counts: ptr8, kings: ptr8, to64: ptr
             kind = int(board[sq]) & 7
             s = int(to64[sq]) ^ mirror
             index = ((kind - 1) << 6) | s
-            ours_mg += int(table[index]) - BIAS
-            ours_eg += int(table[EG + index]) - BIAS
+            ours_mg += int(table[index]) - _BIAS
+            ours_eg += int(table[_EG + index]) - _BIAS
             if kind == 1:
                 work[pawns + (s & 7)] += 1
                 if (s >> 3) < int(work[hindmost + (s & 7)]):

@@ -40,11 +40,12 @@ class History:
         if getattr(self, "moves", None) is None:
             self.moves = zeros("H", RESERVED_PLIES)
         self.moves[0:] = _NO_MOVES  # the same array for every game
-        # Two independent 30-bit keys per position, in rings indexed by ply;
-        # a new game reuses the old one's (a small heap is kept whole).
+        # Two independent keys per position, the 30-bit Zobrist key and a
+        # 16-bit check of the board, in rings indexed by ply; a new game
+        # reuses the old one's (a small heap is kept whole).
         if getattr(self, "keys", None) is None:
             self.keys = zeros("i", REMEMBERED)
-            self.checks = zeros("i", REMEMBERED)
+            self.checks = zeros("H", REMEMBERED)
         self._remember(0)
 
     def legal_moves(self):
@@ -79,15 +80,16 @@ class History:
         self._remember(ply)
 
     def _remember(self, ply):
-        """Keep two independent 30-bit keys of the position at `ply` for
-        repetition."""
+        """Keep the two keys of the position at `ply` for repetition: 46
+        bits in all, so that two positions of a game are taken for one
+        about once in 10**10 games."""
         pos = self.pos
         key = pos.key
         if pos.ep and not pos.has_legal_ep(self.buf):
             key ^= ep_key(pos.ep)  # an en passant square nobody can use is no difference
         check = pos.side + pos.rights * 32
         for sq in range(21, 99):
-            check = (check * 31 + pos.board[sq]) & 0x3FFFFFFF
+            check = (check * 31 + pos.board[sq]) & 0xFFFF
         i = ply % REMEMBERED
         self.keys[i] = key
         self.checks[i] = check

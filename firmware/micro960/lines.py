@@ -19,11 +19,11 @@ in UCI mode, and the PC's own terminal already echoes.
 """
 import sys
 
-from .compat import IS_MICROPYTHON
+from .compat import IS_MICROPYTHON, const
 
 LIMIT = 4096  # a UCI `position ... moves ...` line of a long game fits
 CONSOLE_LIMIT = 120  # a console line: `new fen` and the longest FEN fit
-HISTORY = 8  # lines the up and down arrows recall (only when echoing)
+_HISTORY = const(8)  # lines the up and down arrows recall (only when echoing)
 START = 128  # the line buffer's first size
 RAW_OVER = 255  # with `raw`, longer lines are handed over in the buffer itself
 
@@ -31,17 +31,17 @@ RAW_OVER = 255  # with `raw`, longer lines are handed over in the buffer itself
 # each byte of one, on MicroPython): the console then refuses the line.
 FOREIGN = 0x1A
 ESC = "\x1b"
-BACKSPACE = "\x08"
-DELETE = "\x7f"
-KILL_LINE = "\x15"  # Ctrl-U
+_BACKSPACE = const("\x08")
+_DELETE = const("\x7f")
+_KILL_LINE = const("\x15")  # Ctrl-U
 BELL = "\x07"
 RUB_OUT = "\b \b"
 
 # Where the editor stands in an escape sequence.
-_TEXT = 0
-_ESCAPE = 1  # after ESC
-_CSI = 2  # after ESC [ : parameters, then a final character @ to ~
-_SS3 = 3  # after ESC O : one final character
+_TEXT = const(0)
+_ESCAPE = const(1)  # after ESC
+_CSI = const(2)  # after ESC [ : parameters, then a final character @ to ~
+_SS3 = const(3)  # after ESC O : one final character
 
 
 class LineEditor:
@@ -101,10 +101,10 @@ class LineEditor:
             return self._finish()
         if ch == ESC:
             self.state = _ESCAPE
-        elif ch == BACKSPACE or ch == DELETE:
+        elif ch == _BACKSPACE or ch == _DELETE:
             if self.length:
                 self._rub_out(1)
-        elif ch == KILL_LINE:
+        elif ch == _KILL_LINE:
             self._rub_out(self.length)
         elif ch == "\t":
             self._add(32)
@@ -141,7 +141,7 @@ class LineEditor:
                 history = self.history
                 if not history or history[-1] != line:
                     history.append(line)
-                    if len(history) > HISTORY:
+                    if len(history) > _HISTORY:
                         history.pop(0)
         return line
 

@@ -9,8 +9,8 @@ from .position import EN_PASSANT, PAWN, PIECE_LETTERS, side_name, square_name  #
 # UCI move text has a module of its own (the UCI engine needs nothing else
 # from here); it is part of this module's interface all the same.
 from .ucimove import (  # noqa: F401
-    PROMOTION_LETTERS, is_castle, king_destination, legal_list, move_from, move_to, parse_uci,
-    needs_piece, promotion_type, uci_text,
+    PROMOTION_LETTERS, is_castle, king_destination, legal_list, move_from, move_to, needs_piece,
+    promotion_type, uci_text,
 )
 
 

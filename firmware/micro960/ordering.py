@@ -12,8 +12,8 @@ from .compat import const, micropython, ptr8, ptr16  # noqa: F401
 from .position import TO64, TO120
 from .see import VALUES, see_ge
 
-HASH_MOVE = const(30000)
-CAPTURE = const(20000)
+_HASH_MOVE = const(30000)
+_CAPTURE = const(20000)
 KILLER = const(15000)  # the second killer scores KILLER - 1
 HISTORY_MAX = const(14000)  # quiet moves score their history, below the killers
 _CASTLE = const(3)  # position.py's move flags, as constants for viper code
@@ -36,7 +36,7 @@ def order_moves(board_obj, moves: ptr16, order: ptr16, start: int, end: int,
     for i in range(start, end):
         move = int(moves[i])
         if move == hash_move:
-            order[i] = HASH_MOVE
+            order[i] = _HASH_MOVE
             continue
         fr = int(to120[move & 63])
         to = int(to120[(move >> 6) & 63])
@@ -48,7 +48,7 @@ def order_moves(board_obj, moves: ptr16, order: ptr16, start: int, end: int,
             victim = 1
         if victim:
             piece = int(board[fr])
-            score = CAPTURE + int(value[victim]) - (piece & 7)
+            score = _CAPTURE + int(value[victim]) - (piece & 7)
             if flag == _PROMOTE_Q:
                 score += 900
             elif guarded and int(value[piece & 7]) > int(value[victim]) and \
@@ -56,7 +56,7 @@ def order_moves(board_obj, moves: ptr16, order: ptr16, start: int, end: int,
                 score = int(value[victim]) >> 3
             order[i] = score
         elif flag == _PROMOTE_Q:
-            order[i] = CAPTURE + 800
+            order[i] = _CAPTURE + 800
         elif move == killer1:
             order[i] = KILLER
         elif move == killer2:

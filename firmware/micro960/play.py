@@ -2,8 +2,8 @@
 
 A board starts the console from main.py and never loads this file.
 """
-from .console import BLACK, WHITE, Console, setup_text
-from .console_commands import cmd_level, cmd_time
+from .console import BLACK, WHITE, Console
+from .console_commands import cmd_level, cmd_time, setup_text
 from .lines import StdinLines
 from .rules import Rules
 from .startpos import setup_numbers

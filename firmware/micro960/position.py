@@ -6,8 +6,6 @@ holds OFF so a piece walking off the board stops without a range check.
 Moves are 16-bit ints: from-square (0-63) | to-square (0-63) << 6 | flag << 12.
 Castling is "king takes own rook": its to-square is the rook's square.
 """
-from array import array
-
 from .compat import const, micropython, ptr8, ptr32, zeros  # noqa: F401
 
 PAWN = const(1)
@@ -32,13 +30,13 @@ PROMOTE_Q = const(7)
 
 # Indices into Position.state.
 SIDE = const(0)
-EP = const(1)
+_EP = const(1)
 RIGHTS = const(2)
-HALFMOVE = const(3)
-KEY = const(4)
-PLY = const(5)
-FULLMOVE = const(6)
-ORTHODOX = const(7)  # 1 under Chess480's orthodox castling (see castle_squares)
+_HALFMOVE = const(3)
+_KEY = const(4)
+_PLY = const(5)
+_FULLMOVE = const(6)
+_ORTHODOX = const(7)  # 1 under Chess480's orthodox castling (see castle_squares)
 
 # Castling rights (Position.rights) are a bit per castling rook: 1 White's
 # h-side, 2 White's a-side, 4 Black's h-side, 8 Black's a-side.
@@ -85,7 +83,6 @@ def piece_row(piece):
 # which do not exist: the same keys as before the table lost those rows.
 Z_PIECE = _zobrist_keys(12 * 64, 2463534242, 6 * 64, 2 * 64)
 Z_EXTRA = _zobrist_keys(1 + 4 + 10, 88172645)
-Z_SIDE = Z_EXTRA[0]
 
 
 def castle_key(rights):
@@ -96,7 +93,9 @@ def castle_key(rights):
     return key
 
 
-Z_CASTLE = array("i", (castle_key(r) for r in range(16)))
+Z_CASTLE = zeros("i", 16)
+for _s in range(16):
+    Z_CASTLE[_s] = castle_key(_s)
 del _s, _zobrist_keys, castle_key  # needed once, at import: their code is freed
 
 
@@ -151,7 +150,7 @@ class Position:
         self.rook_squares = bytearray(4)  # one per castling-right bit
         self.keep = bytearray(120)  # rights kept when a move touches a square
         # The scalars every move changes, in one array so viper code can reach
-        # them: see the SIDE ... FULLMOVE indices and the properties below.
+        # them: see the SIDE ... _FULLMOVE indices and the properties below.
         self.state = zeros("i", 8)
         # Undo stack: three entries a ply: the packed ep square, rights, captured
         # piece and halfmove clock; the key; the captured piece's list slot.
@@ -168,14 +167,14 @@ class Position:
 
     # Read-only views of the state; _load() and viper code write the array.
     side = property(lambda self: self.state[SIDE])
-    ep = property(lambda self: self.state[EP])
+    ep = property(lambda self: self.state[_EP])
     rights = property(lambda self: self.state[RIGHTS])
-    halfmove = property(lambda self: self.state[HALFMOVE])
-    key = property(lambda self: self.state[KEY])
-    ply = property(lambda self: self.state[PLY])
-    fullmove = property(lambda self: self.state[FULLMOVE])
-    orthodox_castling = property(lambda self: bool(self.state[ORTHODOX]),
-                                 lambda self, v: _set(self, ORTHODOX, int(v)))  # rules.py
+    halfmove = property(lambda self: self.state[_HALFMOVE])
+    key = property(lambda self: self.state[_KEY])
+    ply = property(lambda self: self.state[_PLY])
+    fullmove = property(lambda self: self.state[_FULLMOVE])
+    orthodox_castling = property(lambda self: bool(self.state[_ORTHODOX]),
+                                 lambda self, v: _set(self, _ORTHODOX, int(v)))  # rules.py
 
     # ------------------------------------------------------------------ FEN
 
@@ -208,13 +207,13 @@ class Position:
             if rook_squares[bit]:
                 rights |= 1 << bit
         state[RIGHTS] = rights
-        state[HALFMOVE] = halfmove
-        state[FULLMOVE] = fullmove
-        state[PLY] = 0
+        state[_HALFMOVE] = halfmove
+        state[_FULLMOVE] = fullmove
+        state[_PLY] = 0
         self._index_pieces()
         self._set_keep_masks()
-        state[EP] = ep if ep and self._ep_capturer(ep) else 0
-        state[KEY] = self.compute_key()
+        state[_EP] = ep if ep and self._ep_capturer(ep) else 0
+        state[_KEY] = self.compute_key()
 
     def _index_pieces(self):
         self.counts[0] = self.counts[1] = 0
@@ -247,7 +246,7 @@ class Position:
         return b[ep + behind - 1] == pawn or b[ep + behind + 1] == pawn
 
     def compute_key(self):
-        key = Z_SIDE if self.side == BLACK else 0
+        key = Z_EXTRA[0] if self.side == BLACK else 0
         for sq in range(21, 99):
             p = self.board[sq]
             if p and p != OFF:
@@ -284,24 +283,24 @@ class Position:
     def push_null(self):
         """Pass the move to the other side (for null-move pruning); pop_null() undoes it."""
         state = self.state
-        ply = state[PLY]
-        self.saved[3 * ply] = state[EP] | (state[RIGHTS] << 7) | (state[HALFMOVE] << 16)
-        self.saved[3 * ply + 1] = state[KEY]
-        state[PLY] = ply + 1
-        key = state[KEY] ^ Z_SIDE
-        if state[EP]:
-            key ^= ep_key(state[EP])
-            state[EP] = 0
-        state[KEY] = key
+        ply = state[_PLY]
+        self.saved[3 * ply] = state[_EP] | (state[RIGHTS] << 7) | (state[_HALFMOVE] << 16)
+        self.saved[3 * ply + 1] = state[_KEY]
+        state[_PLY] = ply + 1
+        key = state[_KEY] ^ Z_EXTRA[0]
+        if state[_EP]:
+            key ^= ep_key(state[_EP])
+            state[_EP] = 0
+        state[_KEY] = key
         state[SIDE] ^= BOTH
 
     def pop_null(self):
         state = self.state
-        ply = state[PLY] - 1
-        state[PLY] = ply
+        ply = state[_PLY] - 1
+        state[_PLY] = ply
         state[SIDE] ^= BOTH
-        state[EP] = self.saved[3 * ply] & 127
-        state[KEY] = self.saved[3 * ply + 1]
+        state[_EP] = self.saved[3 * ply] & 127
+        state[_KEY] = self.saved[3 * ply + 1]
 
     def commit(self):
         """Forget the undo stack: the current position becomes the root.
@@ -309,7 +308,7 @@ class Position:
         Games call this after each move so a long game never overflows the
         stack; the game keeps its own move list for undo.
         """
-        self.state[PLY] = 0
+        self.state[_PLY] = 0
 
     # ---------------------------------------------------------------- attacks
 
@@ -342,13 +341,13 @@ def _push(b: ptr8, squares: ptr8, slot: ptr8, counts: ptr8, kings: ptr8, keep: p
     to = int(to120[(move >> 6) & 63])
     flag = move >> 12
     us = int(state[SIDE])
-    ep = int(state[EP])
+    ep = int(state[_EP])
     rights = int(state[RIGHTS])
-    halfmove = int(state[HALFMOVE])
-    key = int(state[KEY]) ^ int(zx[0])
-    ply = int(state[PLY])
-    saved[3 * ply + 1] = state[KEY]
-    state[PLY] = ply + 1
+    halfmove = int(state[_HALFMOVE])
+    key = int(state[_KEY]) ^ int(zx[0])
+    ply = int(state[_PLY])
+    saved[3 * ply + 1] = state[_KEY]
+    state[_PLY] = ply + 1
     if ep:
         key ^= int(zx[5 + (int(to64[ep]) & 7)])
     new_ep = 0
@@ -356,7 +355,7 @@ def _push(b: ptr8, squares: ptr8, slot: ptr8, counts: ptr8, kings: ptr8, keep: p
     piece = int(b[fr])
     if flag == 3:  # castling: king takes own rook
         rook = int(b[to])
-        if state[ORTHODOX]:  # castle_squares(orthodox=True)
+        if state[_ORTHODOX]:  # castle_squares(orthodox=True)
             step = 1 if to > fr else -1
             kdst = fr + 2 * step
             rdst = fr + step
@@ -428,18 +427,18 @@ def _push(b: ptr8, squares: ptr8, slot: ptr8, counts: ptr8, kings: ptr8, keep: p
             if int(b[to - 1]) == enemy or int(b[to + 1]) == enemy:
                 new_ep = (fr + to) >> 1
                 key ^= int(zx[5 + (int(to64[new_ep]) & 7)])
-    saved[3 * ply] = ep | (rights << 7) | (captured << 11) | (int(state[HALFMOVE]) << 16)
+    saved[3 * ply] = ep | (rights << 7) | (captured << 11) | (int(state[_HALFMOVE]) << 16)
     if rights:
         new = rights & int(keep[fr]) & int(keep[to])
         if new != rights:
             key ^= int(zc[rights]) ^ int(zc[new])
             state[RIGHTS] = new
     if us == 16:
-        state[FULLMOVE] = int(state[FULLMOVE]) + 1
+        state[_FULLMOVE] = int(state[_FULLMOVE]) + 1
     state[SIDE] = us ^ 24
-    state[EP] = new_ep
-    state[HALFMOVE] = halfmove
-    state[KEY] = key
+    state[_EP] = new_ep
+    state[_HALFMOVE] = halfmove
+    state[_KEY] = key
 
 
 @micropython.viper
@@ -450,15 +449,15 @@ def _pop(b: ptr8, squares: ptr8, slot: ptr8, counts: ptr8, kings: ptr8, state: p
     fr = int(to120[move & 63])
     to = int(to120[(move >> 6) & 63])
     flag = move >> 12
-    ply = int(state[PLY]) - 1
-    state[PLY] = ply
+    ply = int(state[_PLY]) - 1
+    state[_PLY] = ply
     us = int(state[SIDE]) ^ 24
     state[SIDE] = us
     if us == 16:
-        state[FULLMOVE] = int(state[FULLMOVE]) - 1
+        state[_FULLMOVE] = int(state[_FULLMOVE]) - 1
     packed = int(saved[3 * ply])
     if flag == 3:
-        if state[ORTHODOX]:  # castle_squares(orthodox=True), as in _push
+        if state[_ORTHODOX]:  # castle_squares(orthodox=True), as in _push
             step = 1 if to > fr else -1
             kdst = fr + 2 * step
             rdst = fr + step
@@ -516,10 +515,10 @@ def _pop(b: ptr8, squares: ptr8, slot: ptr8, counts: ptr8, kings: ptr8, state: p
             counts[c] = int(counts[c]) + 1
             if captured & 7 == 6:
                 kings[c] = victim
-    state[EP] = packed & 127
+    state[_EP] = packed & 127
     state[RIGHTS] = (packed >> 7) & 15
-    state[HALFMOVE] = packed >> 16
-    state[KEY] = saved[3 * ply + 1]
+    state[_HALFMOVE] = packed >> 16
+    state[_KEY] = saved[3 * ply + 1]
 
 
 # Steps (+32, to fit a byte) for viper code: knight 0-7, king and queen 8-15,

@@ -15,9 +15,9 @@ from .ordering import order_moves
 from .position import TO64, TO120, _pop, _push, attacked
 from .see import VALUES, see_ge
 
-MATE = const(30000)
-INFINITE = const(32000)
-MAX_PLY = const(32)  # as in search.py
+_MATE = const(30000)
+_INFINITE = const(32000)
+_MAX_PLY = const(32)  # as in search.py
 _CHECK_MASK = const(15)  # search.CHECK_MASK: limits and input every 16 nodes
 _SIDE = const(0)  # position.py's state fields, as constants for viper code
 _EP = const(1)
@@ -100,7 +100,7 @@ def quiesce(search, alpha: int, beta: int, ply: int, start: int) -> int:
             if stopped:
                 result = 0
             else:
-                result = INFINITE
+                result = _INFINITE
                 # Set up the new node's frame, or find its score if it needs no
                 # search: a captured king, the ply limit, standing pat at or
                 # above beta.
@@ -108,13 +108,13 @@ def quiesce(search, alpha: int, beta: int, ply: int, start: int) -> int:
                 king = int(kings[us >> 4])
                 in_check = 0
                 if lrs and not king:
-                    result = -MATE + first_ply + level  # our king was captured
+                    result = -_MATE + first_ply + level  # our king was captured
                 else:
                     if evasions and not lrs and attacked(board_obj, king, us ^ 24):
                         in_check = 1
-                    at_limit = first_ply + level >= MAX_PLY - 1 or start + 256 > room
+                    at_limit = first_ply + level >= _MAX_PLY - 1 or start + 256 > room
                     if in_check and not at_limit:
-                        best = -INFINITE  # no standing pat in check: every evasion is searched
+                        best = -_INFINITE  # no standing pat in check: every evasion is searched
                     else:
                         best = int(white_score(board_obj, squares, counts_obj, kings_obj, to64,
                                                table, work, state[_RIGHTS]))
@@ -124,7 +124,7 @@ def quiesce(search, alpha: int, beta: int, ply: int, start: int) -> int:
                             result = best
                         elif best > alpha:
                             alpha = best
-                if result == INFINITE:
+                if result == _INFINITE:
                     f = (first_ply + level) * _FRAME
                     frame[f + _ALPHA] = _BIAS + alpha
                     frame[f + _BETA] = _BIAS + beta
@@ -136,7 +136,7 @@ def quiesce(search, alpha: int, beta: int, ply: int, start: int) -> int:
                     used = int(stack_use())
                     if used > int(search.stack_peak):
                         search.stack_peak = used
-                if result == INFINITE:  # moves to search: generate them
+                if result == _INFINITE:  # moves to search: generate them
                     f = (first_ply + level) * _FRAME
                     us = state[_SIDE]
                     first = 16 if us != 8 else 0
@@ -148,23 +148,23 @@ def quiesce(search, alpha: int, beta: int, ply: int, start: int) -> int:
                     frame[f + _END] = end
         else:
             # Back at `level` with a child's score, or with nothing yet (result
-            # == INFINITE after _enter): try the next move.
+            # == _INFINITE after _enter): try the next move.
             f = (first_ply + level) * _FRAME
-            if result != INFINITE:
+            if result != _INFINITE:
                 _pop(board_obj, squares, slot, counts_obj, kings_obj, state_obj, saved,
                      frame[f + _MOVE])
                 if stopped:
                     result = 0
                 else:
                     score = -result
-                    result = INFINITE
+                    result = _INFINITE
                     if score > frame[f + _BEST] - _BIAS:
                         frame[f + _BEST] = _BIAS + score
                         if score > frame[f + _ALPHA] - _BIAS:
                             frame[f + _ALPHA] = _BIAS + score
                             if score >= frame[f + _BETA] - _BIAS:
                                 result = score  # a cut: this node is done
-        if result == INFINITE:
+        if result == _INFINITE:
             # Find the next move worth searching at `level`, or finish the node.
             f = (first_ply + level) * _FRAME
             us = state[_SIDE]
@@ -218,7 +218,7 @@ def quiesce(search, alpha: int, beta: int, ply: int, start: int) -> int:
                 entering = 1
                 continue
             if in_check and frame[f + _LEGAL] == 0:
-                result = -MATE + first_ply + level
+                result = -_MATE + first_ply + level
             else:
                 result = best
         # This node is done with `result`: hand it to the parent.

@@ -23,11 +23,13 @@ a king can be captured, also takes a position with a king missing or with
 the side not to move in check, and does not check where checks could come from.
 A FEN loaded under rules without castling or en passant loses those fields.
 """
+from .compat import const
+
 NAMES = ("chess960", "classical", "double960", "shuffle", "chess480", "transcendental", "lrs")
 # How many set-ups each rule set numbers (classical has one: SP 518).
-SETUPS = (960, 1, 960, 18, 960, 2880, 5040)
+_SETUPS = const((960, 1, 960, 18, 960, 2880, 5040))
 # The PGN Variant tag each is known by (classical writes none).
-VARIANT_TAGS = ("Chess960", "", "Double960", "Shuffle", "Chess480", "Transcendental", "LRS")
+_VARIANT_TAGS = const(("Chess960", "", "Double960", "Shuffle", "Chess480", "Transcendental", "LRS"))
 # The set-ups themselves, numbered, are startpos.py's: the UCI engine is
 # given its FENs and keeps that code off its heap.
 
@@ -38,8 +40,8 @@ class Rules:
             raise ValueError("unknown rules %r; choose one of %s" % (name, ", ".join(NAMES)))
         self.name = name
         index = NAMES.index(name)
-        self.setups = SETUPS[index]
-        self.variant_tag = VARIANT_TAGS[index]
+        self.setups = _SETUPS[index]
+        self.variant_tag = _VARIANT_TAGS[index]
         self.two_ranks = name in ("double960", "transcendental")  # each side its own
         lrs = name == "lrs"
         self.castling = name not in ("lrs", "transcendental")

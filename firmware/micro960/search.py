@@ -174,7 +174,8 @@ class Search:
             legal = game.legal_moves()
             best = legal[0] if legal else 0
         if self.skill < 20:
-            best = self._weaker_choice(best)
+            from .skill import weaker_choice  # a board at full strength never loads it
+            best = weaker_choice(self, best)
         return best, score
 
     def _budget(self, limits, side):
@@ -266,19 +267,6 @@ class Search:
             if moves[i] == move:
                 return True
         return False
-
-    def _weaker_choice(self, best):
-        """At lower skill, sometimes play a near-best move instead of the best."""
-        count = self.root_count
-        if count < 2:
-            return best
-        margin = 20 + (20 - self.skill) * 12
-        chance = (20 - self.skill) * 4  # percent
-        if self.rng.getrandbits(7) % 100 >= chance:
-            return best
-        top = max(self.root_scores[i] for i in range(count))
-        good = [self.root_moves[i] for i in range(count) if self.root_scores[i] >= top - margin]
-        return good[self.rng.getrandbits(8) % len(good)]
 
 
 @micropython.viper

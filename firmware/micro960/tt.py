@@ -2,14 +2,14 @@
 from .compat import const, micropython, ptr8, ptr16, ptr32, zeros  # noqa: F401
 
 ENTRY_BYTES = 10  # key 4, move 2, score 2, depth and bound 1, age 1
-DEFAULT_KB = 16  # on CPython, which has no heap to measure
+_DEFAULT_KB = const(16)  # on CPython, which has no heap to measure
 # On MicroPython the default table is sized from the heap left once
 # everything else is loaded: GAME_KB stays free for the game (its moves, the
 # modules the console loads now and then, a PGN to write), and the table
-# takes half of the rest, up to MAX_DEFAULT_KB. On a Pico that is 44 KB with
+# takes half of the rest, up to _MAX_DEFAULT_KB. On a Pico that is 44 KB with
 # the console and 52 KB with the UCI engine (`micro960 bench --pico`).
 GAME_KB = 32
-MAX_DEFAULT_KB = 64
+_MAX_DEFAULT_KB = const(64)
 
 
 def default_kb():
@@ -19,8 +19,8 @@ def default_kb():
         gc.collect()
         spare = gc.mem_free() // 1024 - GAME_KB
     except AttributeError:  # CPython
-        return DEFAULT_KB
-    return max(1, min(MAX_DEFAULT_KB, spare // 2))
+        return _DEFAULT_KB
+    return max(1, min(_MAX_DEFAULT_KB, spare // 2))
 
 EXACT = const(1)
 LOWER = const(2)  # the score is at least this (a fail-high)

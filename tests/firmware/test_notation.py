@@ -1,5 +1,6 @@
 """Move text: UCI both ways, SAN out and in, lenient human input, bad input."""
-from micro960.notation import parse_move, parse_uci, san, uci_text
+from micro960.notation import parse_move, san, uci_text
+from micro960.ucimove import parse_uci
 from micro960.position import Position
 
 from support import legal, raises
