@@ -5,10 +5,10 @@
     >>> from micro960 import selftest
     >>> summary = selftest.run()
     micropython 1.28.0 on Raspberry Pi Pico with RP2040 (board: Raspberry Pi Pico)
-    free heap 226768 bytes
-    perft startpos depth 3: 8902 ok (740 ms)
+    free heap 226832 bytes
+    perft startpos depth 3: 8902 ok (952 ms)
     ...
-    search 1 s: depth 5, 1329 nodes, 1356 nodes/s, best move e2e4
+    search 1 s: depth 4, 1232 nodes, 1259 nodes/s, best move e2e4
     self-test passed
 
 (as it ran on the emulated Pico, tests/test_pico.py: a real board, with its

@@ -6,8 +6,8 @@ _DEFAULT_KB = const(16)  # on CPython, which has no heap to measure
 # On MicroPython the default table is sized from the heap left once
 # everything else is loaded: GAME_KB stays free for the game (its moves, the
 # modules the console loads now and then, a PGN to write), and the table
-# takes half of the rest, up to _MAX_DEFAULT_KB. On a Pico that is 44 KB with
-# the console and 52 KB with the UCI engine (`micro960 bench --pico`).
+# takes half of the rest, up to _MAX_DEFAULT_KB. On a Pico that is 48 KB with
+# the console and 55 KB with the UCI engine (`micro960 bench --pico`).
 GAME_KB = 32
 _MAX_DEFAULT_KB = const(64)
 
