@@ -82,6 +82,8 @@ def piece_row(piece):
 # table of 14 rows (pieces 9-22), leaving out the rows of pieces 15 and 16,
 # which do not exist: the same keys as before the table lost those rows.
 Z_PIECE = _zobrist_keys(12 * 64, 2463534242, 6 * 64, 2 * 64)
+# The side to move's key (Z_EXTRA[0]), then one per castling right, then
+# one per file of an en passant square.
 Z_EXTRA = _zobrist_keys(1 + 4 + 10, 88172645)
 
 
