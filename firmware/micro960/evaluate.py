@@ -114,12 +114,8 @@ def white_score(board: ptr8, squares: ptr8, counts: ptr8, kings: ptr8, to64: ptr
         if bishops >= 2:
             ours_mg += 30
             ours_eg += 50
-        if c == 0:
-            mg += ours_mg
-            eg += ours_eg
-        else:
-            mg -= ours_mg
-            eg -= ours_eg
+        mg += (1 - 2 * c) * ours_mg  # for White, against for Black
+        eg += (1 - 2 * c) * ours_eg
     steps = ptr8(STEPS)
     zone = ptr8(ZONE)
     for c in range(2):
@@ -232,12 +228,8 @@ def white_score(board: ptr8, squares: ptr8, counts: ptr8, kings: ptr8, to64: ptr
                 for d in range(9, 12):
                     if int(board[king + d - 20 * c]) == own | 1:
                         ours_mg += 10
-        if c == 0:
-            mg += ours_mg
-            eg += ours_eg
-        else:
-            mg -= ours_mg
-            eg -= ours_eg
+        mg += (1 - 2 * c) * ours_mg  # for White, against for Black
+        eg += (1 - 2 * c) * ours_eg
     white_count = int(counts[0])
     black_count = int(counts[1])
     wk = int(kings[0])

@@ -83,8 +83,7 @@ def quiesce(search, alpha: int, beta: int, ply: int, start: int) -> int:
     nodes = int(search.nodes)
     seldepth = int(search.seldepth)
     stopped = int(search.stopped)
-    first_ply = ply
-    level = 0  # plies below first_ply
+    first_ply = ply  # this call's first node; `ply` is the current node's
     evasions = 1
     result = 0
     entering = 1  # 1: a new node to set up; 0: a child's score in `result` to take up
@@ -108,11 +107,11 @@ def quiesce(search, alpha: int, beta: int, ply: int, start: int) -> int:
                 king = int(kings[us >> 4])
                 in_check = 0
                 if lrs and not king:
-                    result = -_MATE + first_ply + level  # our king was captured
+                    result = -_MATE + ply  # our king was captured
                 else:
                     if evasions and not lrs and attacked(board_obj, king, us ^ 24):
                         in_check = 1
-                    at_limit = first_ply + level >= _MAX_PLY - 1 or start + 256 > room
+                    at_limit = ply >= _MAX_PLY - 1 or start + 256 > room
                     if in_check and not at_limit:
                         best = -_INFINITE  # no standing pat in check: every evasion is searched
                     else:
@@ -125,19 +124,19 @@ def quiesce(search, alpha: int, beta: int, ply: int, start: int) -> int:
                         elif best > alpha:
                             alpha = best
                 if result == _INFINITE:
-                    f = (first_ply + level) * _FRAME
+                    f = (ply) * _FRAME
                     frame[f + _ALPHA] = _BIAS + alpha
                     frame[f + _BETA] = _BIAS + beta
                     frame[f + _BEST] = _BIAS + best
                     frame[f + _IN_CHECK] = in_check
                     frame[f + _LEGAL] = 0
-                if first_ply + level > seldepth:
-                    seldepth = first_ply + level
+                if ply > seldepth:
+                    seldepth = ply
                     used = int(stack_use())
                     if used > int(search.stack_peak):
                         search.stack_peak = used
                 if result == _INFINITE:  # moves to search: generate them
-                    f = (first_ply + level) * _FRAME
+                    f = (ply) * _FRAME
                     us = state[_SIDE]
                     first = 16 if us != 8 else 0
                     end = int(_generate(board_obj, squares, first, first + counts[us >> 4],
@@ -147,9 +146,9 @@ def quiesce(search, alpha: int, beta: int, ply: int, start: int) -> int:
                     frame[f + _NEXT] = start
                     frame[f + _END] = end
         else:
-            # Back at `level` with a child's score, or with nothing yet (result
+            # Back at `ply` with a child's score, or with nothing yet (result
             # == _INFINITE after _enter): try the next move.
-            f = (first_ply + level) * _FRAME
+            f = (ply) * _FRAME
             if result != _INFINITE:
                 _pop(board_obj, squares, slot, counts_obj, kings_obj, state_obj, saved,
                      frame[f + _MOVE])
@@ -165,8 +164,8 @@ def quiesce(search, alpha: int, beta: int, ply: int, start: int) -> int:
                             if score >= frame[f + _BETA] - _BIAS:
                                 result = score  # a cut: this node is done
         if result == _INFINITE:
-            # Find the next move worth searching at `level`, or finish the node.
-            f = (first_ply + level) * _FRAME
+            # Find the next move worth searching at `ply`, or finish the node.
+            f = (ply) * _FRAME
             us = state[_SIDE]
             them = us ^ 24
             in_check = frame[f + _IN_CHECK]
@@ -214,17 +213,17 @@ def quiesce(search, alpha: int, beta: int, ply: int, start: int) -> int:
                 beta = -(frame[f + _ALPHA] - _BIAS)
                 start = end
                 evasions = 0
-                level += 1
+                ply += 1
                 entering = 1
                 continue
             if in_check and frame[f + _LEGAL] == 0:
-                result = -_MATE + first_ply + level
+                result = -_MATE + ply
             else:
                 result = best
         # This node is done with `result`: hand it to the parent.
-        if level == 0:
+        if ply == first_ply:
             break
-        level -= 1
+        ply -= 1
     search.nodes = nodes
     search.seldepth = seldepth
     return result
