@@ -72,8 +72,8 @@ def build_parser():
                        help="perft speed of micro960 on both runtimes and of python-chess")
     bench.add_argument("--pico", action="store_true",
                        help="the search and perft benchmarks, free heap and go movetime on "
-                            "an emulated Pico, timed by its own clock (needs ../shared/pico, "
-                            "Node.js and rp2040js)")
+                            "an emulated Pico, timed by its own clock (needs Node.js "
+                            "and rp2040js)")
     bench.add_argument("--pico-game", action="store_true",
                        help="a whole console game on an emulated Pico, the engine on both "
                             "sides; the free heap after every move")

@@ -1,7 +1,7 @@
 """An emulated Raspberry Pi Pico running the real firmware, for tests and benchmarks.
 
 The npm package rp2040js (host_tools/pico/pico.mjs on Node.js) runs stock
-MicroPython for the Pico (../shared/pico/micropython-1.28.0-rpi_pico.uf2,
+MicroPython for the Pico (host_tools/pico/firmware/micropython-1.28.0-rpi_pico.uf2,
 with the RP2040 boot ROM beside it). Its flash holds, as littlefs at the
 place MicroPython mounts it, the bundle `micro960 flash` would copy (main.py,
 board.py, lib/micro960/*.mpy compiled for the Cortex-M0+), so the device
@@ -31,7 +31,8 @@ from . import runtime
 
 REPO = Path(__file__).resolve().parent.parent
 NODE_DIR = REPO / "host_tools" / "pico"
-SHARED_PICO = Path(os.environ.get("MICRO960_PICO") or REPO.parent / "shared" / "pico")
+# The stock firmware and boot ROM travel with the repository (firmware/README.md).
+PICO_FILES = Path(os.environ.get("MICRO960_PICO") or NODE_DIR / "firmware")
 FIRMWARE_UF2 = "micropython-1.28.0-rpi_pico.uf2"
 BOOTROM = "rp2040-bootrom-b1.bin"
 # RPI_PICO's littlefs: the last 1,408 KB of the 2 MB flash.
@@ -43,9 +44,9 @@ FS_PROG_SIZE = 256
 def missing():
     """Why the emulated Pico cannot run here, or None if it can."""
     for name in (FIRMWARE_UF2, BOOTROM):
-        if not (SHARED_PICO / name).exists():
-            return "no %s in %s (the stock Pico firmware; see ../shared/pico)" % (
-                name, SHARED_PICO)
+        if not (PICO_FILES / name).exists():
+            return "no %s in %s (the stock Pico firmware; see host_tools/pico/firmware/README.md)" % (
+                name, PICO_FILES)
     if not shutil.which("node"):
         return "Node.js is not installed (apt install nodejs npm)"
     if not (NODE_DIR / "node_modules" / "rp2040js").exists():
@@ -100,8 +101,8 @@ class EmulatedPico:
             (folder / name).unlink()  # the next bundle is the plain one again
         self.lines = queue.Queue()
         self.said = []
-        command = ["node", str(NODE_DIR / "pico.mjs"), str(SHARED_PICO / FIRMWARE_UF2),
-                   str(SHARED_PICO / BOOTROM), str(self.image)]
+        command = ["node", str(NODE_DIR / "pico.mjs"), str(PICO_FILES / FIRMWARE_UF2),
+                   str(PICO_FILES / BOOTROM), str(self.image)]
         self.pieces = None  # where occupy() writes, with a matrix
         fds = ()
         if matrix:

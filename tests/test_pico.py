@@ -2,7 +2,7 @@
 MicroPython 1.28 for the RP2040 on rp2040js, booting the bundle `micro960
 flash` would copy, talked to over its emulated USB serial port.
 
-Skipped, with the reason, where ../shared/pico, Node.js or rp2040js is
+Skipped, with the reason, where Node.js or rp2040js is
 missing (.ci/run installs Node.js, and `make setup` rp2040js). Times are the
 device's own (`time.ticks_ms()` on the emulated 125 MHz clock).
 """
