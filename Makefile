@@ -25,12 +25,12 @@ $(STAMP): requirements.txt pyproject.toml
 	touch $@
 
 # The RP2040 emulator for the emulated-Pico tests (tests/test_pico.py) and
-# `micro960 bench --pico`; without Node.js and npm those skip, saying why.
+# `micro960 bench --pico`; without Node.js and npm those skip, saying why (with CI=true they fail).
 $(NODE_STAMP): host_tools/pico/package.json host_tools/pico/package-lock.json
 	@if command -v npm >/dev/null; then \
 		npm ci --prefix host_tools/pico --no-audit --no-fund --silent || \
-		echo "make: npm ci failed; the emulated-Pico tests will skip"; \
-	else echo "make: no npm (apt install nodejs npm); the emulated-Pico tests will skip"; fi
+		echo "make: npm ci failed; the emulated-Pico tests will skip (fail with CI=true)"; \
+	else echo "make: no npm (apt install nodejs npm); the emulated-Pico tests will skip (fail with CI=true)"; fi
 
 play: $(STAMP)
 	$(VENV)/bin/micro960 play $(ARGS)

@@ -748,8 +748,9 @@ def build_parser():
                     "Raspberry Pi Pico, "
                     "through its USB serial port: give this command to a chess GUI as the "
                     "engine.")
-    parser.add_argument("--port", help="the board's serial port (default: the one attached "
-                                       "Raspberry Pi board)")
+    parser.add_argument("--port", help="the board's serial port, e.g. /dev/ttyACM0 or COM3 "
+                                       "(default: the Raspberry Pi board attached over USB, "
+                                       "found by its USB id)")
     parser.add_argument("--wait", type=float, default=10.0, metavar="SECONDS",
                         help="how long a `go` waits for a vanished board to come back before "
                              "it is answered without it (default 10)")

@@ -2,12 +2,12 @@
 
     micro960 play [--runtime cpython|micropython] [--heap 192K] [console options]
     micro960 uci | xboard [--runtime ...] [--heap 192K]
-    micro960 perft FEN DEPTH [--divide] [--runtime ...] [--heap 64K]
-    micro960 perft --batch          (FEN<TAB>DEPTH lines on stdin)
-    micro960 startpos N [--runtime ...]
+    micro960 perft [--rules NAME] FEN DEPTH [--divide] [--runtime ...] [--heap 64K]
+    micro960 perft [--rules NAME] --batch          (FEN<TAB>DEPTH lines on stdin)
+    micro960 startpos [--rules NAME] N | W B | random [--runtime ...]
     micro960 replay FILE.pgn [--pgn] [--runtime ...]
-    micro960 eboard-sim [--sp N] [--engine on|off] [--interactive] [FILE] [--runtime ...]
-    micro960 bench --perft
+    micro960 eboard-sim [--sp N | --fen FEN] [--rules NAME] [--engine on|off] [...] [FILE]
+    micro960 bench [--perft | --pico | --pico-game | --ponder | --perft-suite] [...]
     micro960 match --opponent CMD (--tc BASE+INC | --nodes N | --depth N) [...]
     micro960 flash [--port P] [--board NAME] [--dry-run DIR]
     micro960 pull [--port P] [--to FILE]
@@ -33,14 +33,18 @@ FIRMWARE_COMMANDS = {
     "uci": ("a UCI engine on stdin/stdout", "cpython", "192K", ""),
     "xboard": ("an XBoard (CECP) engine on stdin/stdout", "cpython", "192K", ""),
     "perft": ("count leaf nodes of the move tree", "cpython", "64K",
-              "FEN DEPTH [--divide] | --batch (reads FEN<TAB>DEPTH lines)"),
-    "startpos": ("print `N BACKRANK XFEN` for Chess960 start position N", "cpython", "64K",
-                 "N (0-959) | random"),
+              "[--rules NAME] FEN DEPTH [--divide] | [--rules NAME] --batch "
+              "(reads FEN<TAB>DEPTH lines)"),
+    "startpos": ("print `N BACKRANK XFEN` for start position N of the rules (Chess960 "
+                 "SP 0-959 by default)", "cpython", "64K",
+                 "[--rules NAME] N | W B (double960, transcendental) | random"),
     "replay": ("replay a PGN file: one `RESULT XFEN` line per game", "cpython", "128K",
                "FILE.pgn [--pgn]"),
     "eboard-sim": ("a sensor board fed `lift e1` / `place g1` lines: prints the moves",
                    "cpython", "192K",
-                   "[--sp N] [--rules NAME] [--engine on|off] [--interactive] [--setup] [FILE]"),
+                   "[--sp N | --fen FEN] [--rules NAME] [--engine on|off] [--color white|black] "
+                   "[--level 0-20] [--depth N] [--think-ms MS] [--empty] [--interactive] "
+                   "[--setup] [FILE]"),
 }
 
 
@@ -75,8 +79,9 @@ def build_parser():
                             "an emulated Pico, timed by its own clock (needs Node.js "
                             "and rp2040js)")
     bench.add_argument("--pico-game", action="store_true",
-                       help="a whole console game on an emulated Pico, the engine on both "
-                            "sides; the free heap after every move")
+                       help="a whole console game on an emulated Pico: a seeded random "
+                            "game typed as a person types moves, a `hint` every fourth "
+                            "ply; the free heap after every move")
     bench.add_argument("--ponder", action="store_true",
                        help="what pondering buys: console games against Stockfish with and "
                             "without it, the person's and the engine's time in a Pico's nodes")

@@ -7,6 +7,7 @@ way tests/mprun.py does on MicroPython. The data lives in tests/data (made
 by tests/data/make_reference_data.py) unless MICRO960_DATA says otherwise.
 """
 import os
+import shutil
 import tempfile
 import sys
 from pathlib import Path
@@ -24,6 +25,49 @@ for _path in (str(FIRMWARE), str(FIRMWARE_TESTS), str(REPO), str(REPO / "tests")
 os.environ["MICRO960_DATA"] = str(DATA)
 # Games that `micro960 play` keeps go to a scratch folder, not the user's own.
 os.environ.setdefault("MICRO960_GAMES", tempfile.mkdtemp(prefix="micro960-games-"))
+
+
+# CI (CI=true) installs every tool the tests use (.ci/run): there a missing
+# tool is a broken set-up and fails its tests; elsewhere they skip, saying why.
+IN_CI = os.environ.get("CI", "").lower() == "true"
+# Debian installs Stockfish, polyglot, XBoard and Fairy-Max here, off root's PATH.
+GAME_DIRS = "/usr/games"
+
+
+def find_tool(name):
+    """The path of the program `name` (on PATH or in /usr/games), or None."""
+    return shutil.which(name) or shutil.which(name, path=GAME_DIRS)
+
+
+def tool_missing(reason):
+    """Skip the calling test for want of a tool; in CI, fail it."""
+    if IN_CI:
+        pytest.fail("%s (CI=true: .ci/run must install it)" % reason, pytrace=False)
+    pytest.skip(reason)
+
+
+def need_tool(name, package=None):
+    """The path of `name`; skips the test (fails it in CI) where it is missing."""
+    path = find_tool(name)
+    if not path:
+        tool_missing("%s is not installed (apt install %s)" % (name, package or name))
+    return path
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "tools(*names): the programs a test needs; "
+                            "it skips without them (fails in CI)")
+
+
+def pytest_runtest_setup(item):
+    for marker in item.iter_markers("tools"):
+        for name in marker.args:
+            need_tool(name)
+
+
+@pytest.fixture(scope="session")
+def stockfish_path():
+    return need_tool("stockfish")
 
 
 @pytest.fixture(scope="session")

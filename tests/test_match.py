@@ -84,8 +84,7 @@ def find_engine(name):
 
 
 def needs(*names):
-    missing = [name for name in names if not find_engine(name)]
-    return pytest.mark.skipif(bool(missing), reason="not installed: %s" % " ".join(missing))
+    return pytest.mark.tools(*names)
 
 
 @pytest.fixture(scope="module")

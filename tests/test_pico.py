@@ -14,8 +14,14 @@ import pytest
 
 from host_tools import emulator
 
-pytestmark = pytest.mark.skipif(emulator.missing() is not None,
-                                reason=str(emulator.missing()))
+from conftest import tool_missing
+
+
+
+@pytest.fixture(autouse=True)
+def emulator_present():
+    if emulator.missing():
+        tool_missing(emulator.missing())
 BANNER = "micro960 on Raspberry Pi Pico: press Enter to play, or send uci or xboard."
 
 

@@ -1,16 +1,14 @@
 """`micro960 bench --ponder` (host_tools/ponder_bench.py), small: console
 games against Stockfish with and without pondering, time in nodes."""
 import re
-import shutil
 
 import pytest
 
 from host_tools import ponder_bench
 
-STOCKFISH = shutil.which("stockfish") or shutil.which("/usr/games/stockfish")
 
 
-@pytest.mark.skipif(not STOCKFISH, reason="Debian's stockfish is not installed")
+@pytest.mark.tools("stockfish")
 def test_pondering_is_measured_against_stockfish():
     said = []
     assert ponder_bench.run(games=2, person_nodes=1600, own_nodes=400, out=said.append) == 0

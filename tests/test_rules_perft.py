@@ -94,10 +94,8 @@ def test_the_rules_change_the_count():
 def test_perft_agrees_with_stockfish(name):
     """The same positions counted by Stockfish's `go perft` with UCI_Chess960,
     a second reference we did not write."""
-    import shutil
-    path = shutil.which("stockfish") or "/usr/games/stockfish"
-    if not os.path.exists(path):
-        pytest.skip("Stockfish is not installed (apt install stockfish)")
+    from conftest import need_tool
+    path = need_tool("stockfish")
     import sys
     sys.path.insert(0, os.path.join(os.path.dirname(__file__), "data"))
     from make_reference_data import Stockfish

@@ -86,7 +86,7 @@ engine.loop()
 """
 
 
-@pytest.mark.skipif(not STOCKFISH, reason="Debian's stockfish is not installed")
+@pytest.mark.tools("stockfish")
 def test_a_complete_game_in_a_small_heap():
     result = subprocess.run([sys.executable, __file__, HEAP], cwd=REPO, capture_output=True,
                             text=True, timeout=600)

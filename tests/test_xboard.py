@@ -198,10 +198,8 @@ def test_draw_offers_easy_hard_memory_and_result(raw):
     assert raw.ask("ping 5", "pong") == "pong 5"
 
 
-def test_a_match_against_stockfish_over_xboard(runtime, tmp_path):
-    stockfish = "/usr/games/stockfish"
-    if not Path(stockfish).exists():
-        pytest.skip("Stockfish is not installed (apt install stockfish)")
+def test_a_match_against_stockfish_over_xboard(runtime, tmp_path, stockfish_path):
+    stockfish = stockfish_path
     result = subprocess.run(
         [sys.executable, "-m", "host_tools", "match", "--engine-protocol", "xboard",
          "--runtime", runtime, "--opponent", stockfish, "--opponent-option",

@@ -19,16 +19,14 @@ from pathlib import Path
 import chess
 import pytest
 
+from conftest import need_tool
+
 REPO = Path(__file__).resolve().parent.parent
-XBOARD = shutil.which("xboard") or "/usr/games/xboard"
 SP_0 = "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w KQkq - 0 1"
 
 
 def tool(name):
-    path = XBOARD if name == "xboard" else shutil.which(name)
-    if not path or not os.path.exists(path):
-        pytest.skip("%s is not installed (apt install xboard xvfb x11-apps)" % name)
-    return path
+    return need_tool(name, "xboard xvfb x11-apps")
 
 
 @pytest.fixture

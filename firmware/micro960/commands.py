@@ -27,7 +27,8 @@ USAGE = (
     "usage: perft [--rules NAME] FEN DEPTH [--divide] | perft [--rules NAME] --batch"
     " | startpos [--rules NAME] N|random"
     " | replay FILE [--pgn] | play [options] | uci | xboard | bench [DEPTH]"
-    " | eboard-sim [--sp N] [--rules NAME] [--engine on|off] [--interactive] [--setup] [FILE]"
+    " | eboard-sim [--sp N | --fen FEN] [--rules NAME] [--engine on|off] [--color white|black]"
+    " [--level 0-20] [--depth N] [--think-ms MS] [--empty] [--interactive] [--setup] [FILE]"
 )
 
 
