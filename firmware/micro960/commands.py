@@ -52,7 +52,11 @@ def main(argv):
         return 0 if code is None else code
     except UsageError as e:
         return _fail(e, 2)
-    except (ValueError, OSError) as e:
+    except ValueError as e:
+        return _fail(e, 1)
+    except OSError as e:
+        if e.args and e.args[0] == 32:  # EPIPE: the reader is gone (`| head`): end
+            return 141  # quietly, as Unix tools do (128 + SIGPIPE)
         return _fail(e, 1)
     except MemoryError:
         return _fail("out of memory (on MicroPython, try a bigger heap)", 1)
