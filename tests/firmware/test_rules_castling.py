@@ -49,6 +49,20 @@ def test_shuffle_castlings_are_read_in_every_form():
     assert back_ranks(game)[0] == "R1K4R"
 
 
+def test_shuffle_castlings_in_uci_text_both_ways():
+    """The UCI engine reads both forms and writes king-takes-rook with
+    UCI_Chess960, the king's square without."""
+    from micro960.ucimove import parse_uci, uci_text
+    pos = Position()
+    Rules("shuffle").apply(pos)
+    pos.set_fen(KING_ON_D)
+    for rook, king in (("d1h1", "d1f1"), ("d1a1", "d1b1")):
+        move = parse_uci(pos, king)
+        assert parse_uci(pos, rook) == move
+        assert (uci_text(pos, move, True), uci_text(pos, move, False)) == (rook, king)
+    assert raises(ValueError, parse_uci, pos, "d1g1")
+
+
 def test_shuffle_castling_from_d_is_stopped_by_attacks_and_pieces_between():
     # The king's square, the one it crosses and the one it lands on.
     for black in ("3rk3", "4rk2", "1k3r2"):
