@@ -248,7 +248,7 @@ def replay_command(args):
     flags, words = _split_flags(args, ("--pgn",))
     if len(words) != 1:
         raise UsageError("replay needs one PGN file: replay FILE [--pgn]")
-    from .pgn import replay_command as replay
+    from .replay import replay_command as replay
     return replay(words[0], "--pgn" in flags)
 
 

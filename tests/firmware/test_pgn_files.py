@@ -1,6 +1,7 @@
 """Reading PGN files as other programs write them: their Result tags, Latin-1
 and a byte-order mark (micro960 replay)."""
-from micro960.pgn import read_games, replay_command
+from micro960.pgn import read_games
+from micro960.replay import replay_command
 
 
 class Lines:
