@@ -13,7 +13,8 @@ perft and startpos take `--rules NAME` (rules.py: chess960 by default).
 `main(["perft", fen, "3"])` runs one and returns the exit code: 0 for
 success, 1 for bad input, 2 for a command line that makes no sense. Bad
 input gives one `error: ...` line on stderr, never a traceback; set the
-environment variable MICRO960_DEBUG to see the traceback instead.
+environment variable MICRO960_DEBUG to see the traceback instead. When the
+reader of the output goes away (`| head`) a command ends quietly with 141.
 
 Only what MicroPython has is used here: no argparse, no os.path, stdin
 read line by line.
