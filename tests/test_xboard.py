@@ -139,6 +139,54 @@ def test_time_controls_and_move_now(raw):
     assert when - asked < 1.0
 
 
+def said_until_pong(raw, lines, number):
+    """Send the lines and a ping; every line the engine says before its pong."""
+    for line in lines:
+        raw.send(line)
+    raw.send("ping %d" % number)
+    said = []
+    while not said or said[-1] != "pong %d" % number:
+        said.append(raw.expect("", timeout=20)[1])
+    return said[:-1]
+
+
+def test_times_with_a_fraction_are_read(raw):
+    """python-chess sends `st 0.5` for Limit(time=0.5): every time XBoard
+    gives (st, level's base and increment, time and otim) may have a fraction."""
+    assert said_until_pong(raw, ["new", "level 40 0:30 0.5", "level 0 0.5 1.25", "time 1234.5",
+                                 "otim 1000.5", "st 0.5", "force", "usermove e2e4"], 1) == []
+    sent = raw.send("go")
+    when, line = raw.expect("move ", timeout=10)
+    assert 0.3 < when - sent < 1.5, when - sent  # the half second st gives
+    for line, error in (("st inf", "Error (inf is not a time of 0 to 11 days): st inf"),
+                        ("st nan", "Error (nan is not a time of 0 to 11 days): st nan"),
+                        ("st -1", "Error (-1 is not a time of 0 to 11 days): st -1"),
+                        ("st x", "Error ('x' is not a number): st x"),
+                        ("level 40 5 inf", "Error (inf is not a time of 0 to 11 days)"),
+                        ("level 40 5:1e99 0", "Error (1e99 is not a time of 0 to 11 days)"),
+                        ("time 12:30", "Error ('12:30' is not a number)")):
+        assert said_until_pong(raw, [line], 2)[0].startswith(error), line
+
+
+def thinking_nodes(said):
+    """The node counts of the thinking lines (depth score time nodes pv)."""
+    return [int(line.split()[3]) for line in said if line[:1].isdigit()]
+
+
+def test_nps_makes_a_node_budget_of_the_time(raw):
+    """`nps N`: time counted in nodes, N of them a second, with st (python-
+    chess's Limit(nodes=...)) and with a clock; `new` ends it, as it ends st."""
+    said = said_until_pong(raw, ["new", "post", "nps 1", "st 400", "force", "usermove e2e4",
+                                 "go"], 1)
+    assert said[-1].startswith("move ") and 0 < max(thinking_nodes(said)) <= 400 + 16, said
+    said = said_until_pong(raw, ["new", "post", "nps 10", "level 0 1 0", "time 6000",
+                                 "force", "usermove e2e4", "go"], 2)
+    # A 60 s clock's share of 30 moves: 2 s, 20 nodes.
+    assert said[-1].startswith("move ") and 0 < max(thinking_nodes(said)) <= 20 + 16, said
+    said = said_until_pong(raw, ["new", "post", "sd 3", "force", "usermove e2e4", "go"], 3)
+    assert said[-1].startswith("move ") and max(thinking_nodes(said)) > 100, said
+
+
 def test_bad_lines_get_the_protocol_errors_and_change_nothing(raw):
     raw.send("new")
     raw.send("force")

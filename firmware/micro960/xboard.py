@@ -30,7 +30,7 @@ VARIANTS = {"normal": "classical", "fischerandom": "chess960", "wildcastle": "sh
             "nocastle": "transcendental", "chess480": "chess480", "double960": "double960",
             "lrs": "lrs"}
 FEATURES = ("feature ping=1 setboard=1 usermove=1 san=0 sigint=0 sigterm=0 time=1 draw=1 "
-            "analyze=1 playother=1 colors=0 memory=1 reuse=1 myname=\"micro960 %s\" "
+            "nps=1 analyze=1 playother=1 colors=0 memory=1 reuse=1 myname=\"micro960 %s\" "
             "variants=\"normal,fischerandom,wildcastle,nocastle,chess480,double960,lrs\" done=1"
             % VERSION)
 # What stops the engine's search without its move being played, to be carried out after.
@@ -59,6 +59,7 @@ class XBoard:
         self.increment_ms = 0
         self.move_ms = 0  # st
         self.depth = 0  # sd
+        self.nps = 0  # nps: time counted in nodes, this many a second (0: the clock's time)
         self.clock_ms = -1  # time: the engine's clock, as XBoard last said
         self.score = None  # the engine's last score, for its side
         self.last_info = (0, 0, 0)  # depth, nodes, ms of the search running
@@ -130,7 +131,7 @@ class XBoard:
     def cmd_new(self, args):
         self._set_game(Rules("classical"), CLASSICAL_FEN)
         self.engine_side = BLACK
-        self.move_ms = self.depth = 0
+        self.move_ms = self.depth = self.nps = 0
         self.clock_ms = -1
         self.score = None
         self.search.tt.clear()
@@ -185,23 +186,27 @@ class XBoard:
     def cmd_level(self, args):
         if len(args) != 3:
             raise ValueError("level needs moves, base and increment")
-        self.moves_per_session = _number(args[0])
         minutes, _, seconds = args[1].partition(":")
-        self.base_ms = _number(minutes) * 60000 + (_number(seconds) * 1000 if seconds else 0)
-        self.increment_ms = int(float(args[2]) * 1000)
+        base = _ms(minutes, 60000) + (_ms(seconds, 1000) if seconds else 0)
+        increment = _ms(args[2], 1000)
+        self.moves_per_session = _number(args[0])  # all read before any is set
+        self.base_ms, self.increment_ms = base, increment
         self.move_ms = 0
 
     def cmd_st(self, args):
-        self.move_ms = _number(args[0] if args else "") * 1000
+        self.move_ms = _ms(args[0] if args else "", 1000)
+
+    def cmd_nps(self, args):
+        self.nps = _number(args[0] if args else "")
 
     def cmd_sd(self, args):
         self.depth = _number(args[0] if args else "")
 
     def cmd_time(self, args):
-        self.clock_ms = _number(args[0] if args else "") * 10
+        self.clock_ms = _ms(args[0] if args else "", 10)  # centiseconds
 
     def cmd_otim(self, args):
-        _number(args[0] if args else "")
+        _ms(args[0] if args else "", 10)
 
     def cmd_usermove(self, args):
         if len(args) != 1:
@@ -336,17 +341,21 @@ class XBoard:
             self.thinking = None
 
     def _limits(self):
-        if self.move_ms:
-            return Limits(depth=self.depth, movetime=self.move_ms)
+        limits = Limits(depth=self.depth, movetime=self.move_ms)
         clock = self.clock_ms if self.clock_ms >= 0 else self.base_ms
-        limits = Limits(depth=self.depth)
-        if self.game.pos.side == WHITE:
-            limits.wtime, limits.winc = clock, self.increment_ms
-        else:
-            limits.btime, limits.binc = clock, self.increment_ms
-        if self.moves_per_session:
-            played = self.game.pos.fullmove - 1  # the engine's moves so far
-            limits.movestogo = self.moves_per_session - played % self.moves_per_session
+        if not self.move_ms:
+            if self.game.pos.side == WHITE:
+                limits.wtime, limits.winc = clock, self.increment_ms
+            else:
+                limits.btime, limits.binc = clock, self.increment_ms
+            if self.moves_per_session:
+                played = self.game.pos.fullmove - 1  # the engine's moves so far
+                limits.movestogo = self.moves_per_session - played % self.moves_per_session
+        if self.nps:
+            # Time counted in nodes, nps of them a second: the time st gives,
+            # or the clock's share for this move, as a node budget.
+            ms = self.move_ms or clock // (limits.movestogo or 30) + self.increment_ms
+            return Limits(depth=self.depth, nodes=max(1, ms * self.nps // 1000))
         return limits
 
     def _game_over(self):
@@ -383,7 +392,7 @@ COMMANDS = {
     "protover": XBoard.cmd_protover, "new": XBoard.cmd_new, "variant": XBoard.cmd_variant,
     "setboard": XBoard.cmd_setboard, "force": XBoard.cmd_force, "go": XBoard.cmd_go,
     "playother": XBoard.cmd_playother, "white": XBoard.cmd_white, "black": XBoard.cmd_black,
-    "level": XBoard.cmd_level, "st": XBoard.cmd_st, "sd": XBoard.cmd_sd,
+    "level": XBoard.cmd_level, "st": XBoard.cmd_st, "nps": XBoard.cmd_nps, "sd": XBoard.cmd_sd,
     "time": XBoard.cmd_time, "otim": XBoard.cmd_otim, "usermove": XBoard.cmd_usermove,
     "?": XBoard.cmd_question, "undo": XBoard.cmd_undo, "remove": XBoard.cmd_remove,
     "hint": XBoard.cmd_hint, "post": XBoard.cmd_post, "nopost": XBoard.cmd_nopost,
@@ -405,6 +414,18 @@ def _number(text):
     if value < 0:
         raise ValueError("%d is below zero" % value)
     return value
+
+
+def _ms(text, unit):
+    """A time in milliseconds from `text` in units of `unit` ms (1000 for
+    seconds): a fraction too, as clients send (python-chess: `st 0.5`)."""
+    try:
+        value = float(text) * unit
+    except ValueError:
+        raise ValueError("%r is not a number" % text)
+    if not 0 <= value <= 10 ** 9:  # not NaN, not infinite: some 11 days at most
+        raise ValueError("%s is not a time of 0 to 11 days" % text)
+    return int(value + 0.5)
 
 
 def main(argv=None):
