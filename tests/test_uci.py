@@ -511,6 +511,24 @@ def test_a_line_too_long_is_refused_even_when_cut_after_a_whole_move(raw):
     assert move in board.legal_moves
 
 
+def test_a_position_line_too_long_is_ignored_and_the_position_stays(raw):
+    """Ignored means ignored: the position before it is still the one searched."""
+    from micro960.lines import LIMIT
+    raw.send("position fen " + MATE_IN_ONE)
+    raw.send("position startpos moves " + " ".join(["g1f3", "g8f6", "f3g1", "f6g8"] * 210))
+    assert raw.expect("info string")[1] == \
+        "info string line too long (more than %d characters): ignored" % LIMIT
+    assert raw.expect("info string")[1] == \
+        "info string position: the previous position stays (this line was not read whole)"
+    raw.send("go depth 2")
+    assert raw.expect("bestmove")[1].split()[1] == "a1a8"
+    # Any other line too long is ignored with the first info string alone.
+    raw.send("setoption name Skill Level value 20" + " " * LIMIT)
+    raw.expect("info string line too long")
+    raw.send("isready")
+    assert raw.expect("")[1] == "readyok"
+
+
 def _random_game(sp, plies, seed=1):
     board = chess.Board.from_chess960_pos(sp)
     rng = random.Random(seed)
@@ -678,6 +696,76 @@ def test_bestmove_names_the_reply_to_ponder_on_and_a_gui_ponders_with_it(engine)
         else:
             board.push(next(iter(board.legal_moves)))
     assert ponders >= 3
+
+
+def test_times_with_a_fraction_are_read_and_nan_is_not(raw):
+    """UCI's times are whole milliseconds, but a client may send 1500.5: it
+    is read (rounded), with no info string; a time that is no number is."""
+    raw.send("position startpos")
+    for go in ("go movetime 200.5", "go wtime 1000.7 btime 900.2 winc 10.5 binc 0.5"):
+        raw.send(go)
+        raw.send("isready")
+        raw.expect("readyok")
+        line = raw.expect("bestmove", timeout=5)[1]
+        assert chess.Move.from_uci(line.split()[1]) in chess.Board().legal_moves
+        assert not [said for said in raw.drain() if said.startswith("info string")], go
+    for go, said in (("go movetime nan", "go movetime: nan is outside"),
+                     ("go wtime inf btime 1000", "go wtime: inf is outside"),
+                     ("go depth 2.5", "go depth: '2.5' is not a whole number")):
+        raw.send(go)
+        assert raw.expect("info string")[1].startswith("info string " + said), go
+        raw.expect("bestmove", timeout=5)
+
+
+def searched_moves(raw, go):
+    """The info strings and the bestmove of a go line."""
+    raw.send(go)
+    said = []
+    while not said or not said[-1].startswith("bestmove"):
+        line = raw.expect("", timeout=10)[1]
+        if line.startswith("info string") or line.startswith("bestmove"):
+            said.append(line)
+    return said[:-1], said[-1].split()[1]
+
+
+def test_go_searchmoves_answers_with_one_of_the_moves_listed(raw):
+    """Ra8 mates, but the root searches only the moves listed; a move that is
+    not legal (or no move) is named and left out; none left: all moves."""
+    raw.send("position fen " + MATE_IN_ONE)
+    said, move = searched_moves(raw, "go depth 3 searchmoves a1a2 g1f1 e2e4 zz")
+    assert move in ("a1a2", "g1f1")
+    assert said == ["info string go searchmoves e2e4: illegal move: e2e4; left out",
+                    "info string go searchmoves zz: not a UCI move: 'zz'; left out"]
+    # The list ends at the next go word; a move given twice is one move.
+    assert searched_moves(raw, "go searchmoves a1a3 a1a3 depth 2") == ([], "a1a3")
+    said, move = searched_moves(raw, "go nodes 1 searchmoves g1h1 g1f1")
+    assert said == [] and move in ("g1h1", "g1f1")
+    said, move = searched_moves(raw, "go depth 3 searchmoves 0000")  # python-chess's empty list
+    assert said[-1] == "info string go searchmoves: no legal move listed; searching all"
+    assert move == "a1a8"
+    assert searched_moves(raw, "go depth 3") == ([], "a1a8")  # the next go: all again
+    # Chess960 castling, as king takes rook (the mate) or as the king's square.
+    raw.send("setoption name UCI_Chess960 value true")
+    raw.send("position fen " + CASTLING_MATE)
+    assert searched_moves(raw, "go depth 3 searchmoves a1a2 b1a1") == ([], "b1a1")
+    assert searched_moves(raw, "go depth 3 searchmoves b1b2 a1a2")[1] in ("b1b2", "a1a2")
+
+
+def test_stop_and_ponderhit_with_no_search_get_an_info_string(raw):
+    raw.send("position fen " + MATE_IN_ONE)
+    raw.send("stop")
+    assert raw.expect("info string")[1] == "info string stop: no search is running"
+    raw.send("ponderhit")
+    assert raw.expect("info string")[1] == "info string ponderhit: no search is running"
+    # A search that is not pondering is not hit either; stop still stops it.
+    raw.send("go infinite")
+    raw.expect("info depth 1 ")
+    raw.send("ponderhit")
+    assert raw.expect("info string")[1] == \
+        "info string ponderhit: this search is not pondering; ignored"
+    raw.send("stop")
+    assert raw.expect("bestmove")[1].split()[1] == "a1a8"
+    assert searched_moves(raw, "go depth 2") == ([], "a1a8")  # nothing else changed
 
 
 @pytest.mark.parametrize("go", ["go depth abc", "go wtime"])

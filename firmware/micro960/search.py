@@ -64,11 +64,17 @@ LMR_TABLE = bytes(
 del _reduction  # needed once, at import
 
 
+# The root may play any move (no `go searchmoves`).
+ALL_MOVES = zeros("H", 0)
+
+
 class Limits:
-    """What `go` asked for: any of depth, nodes, movetime, clocks, mate, infinite."""
+    """What `go` asked for: any of depth, nodes, movetime, clocks, mate,
+    infinite; searchmoves, an array("H") of legal moves, the only ones the
+    root may play (empty: all of them)."""
 
     def __init__(self, depth=0, nodes=0, movetime=0, wtime=-1, btime=-1, winc=0, binc=0,
-                 movestogo=0, mate=0, infinite=False, ponder=False):
+                 movestogo=0, mate=0, infinite=False, ponder=False, searchmoves=ALL_MOVES):
         self.depth = depth
         self.nodes = nodes
         self.movetime = movetime
@@ -80,6 +86,7 @@ class Limits:
         self.mate = mate
         self.infinite = infinite
         self.ponder = ponder  # no time limit until ponderhit(), then the rest apply
+        self.searchmoves = searchmoves
 
 
 class Search:
@@ -112,6 +119,7 @@ class Search:
         self.limits = None
         self.best = 0  # the best move of the last finished iteration
         self.best_root = self.root_raised = 0
+        self.root_only = ALL_MOVES  # the moves the root may play, if not all (searchmoves)
         # Last, so that a table sized by the free heap (hash_kb None) leaves
         # the buffers and the dict above their room.
         self.tt = TranspositionTable(hash_kb)
@@ -133,6 +141,7 @@ class Search:
         self.start = ticks_ms()
         self.limits = limits
         self.root_side = pos.side
+        self.root_only = limits.searchmoves
         self._budget(limits, pos.side)
         self.tt.new_search()
         for i in range(2 * MAX_PLY):
@@ -171,7 +180,7 @@ class Search:
             if self._enough_time():
                 break
         if not best:  # not even depth 1 finished: any legal move beats none
-            legal = game.legal_moves()
+            legal = self.root_only or game.legal_moves()
             best = legal[0] if legal else 0
         if self.skill < 20:
             from .skill import weaker_choice  # a board at full strength never loads it
@@ -378,6 +387,8 @@ def _tree(search, depth: int, alpha: int, beta: int) -> int:
     killers = ptr16(killers_obj)
     history = search.history
     frame = ptr16(search.plies)
+    only = ptr16(search.root_only)
+    only_count = int(len(search.root_only))
     tt = search.tt
     tt_size = int(tt.size)
     tt_keys = ptr32(tt.keys)
@@ -599,6 +610,16 @@ def _tree(search, depth: int, alpha: int, beta: int) -> int:
                     mode = _NEXT_MOVE
         if mode == _MOVES:
             end = int(pseudo_moves(pos, moves_obj, start))
+            if ply == 0 and only_count:
+                # go searchmoves: the root plays none but the moves listed.
+                kept = start
+                for j in range(start, end):
+                    for n in range(only_count):
+                        if only[n] == moves[j]:
+                            moves[kept] = moves[j]
+                            kept += 1
+                            break
+                end = kept
             order_moves(board_obj, moves_obj, order_obj, start, end, hash_move,
                         killers[2 * ply], killers[2 * ply + 1], history, 1)
             i = start

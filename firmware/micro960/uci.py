@@ -40,6 +40,9 @@ MAX_PENDING = 8
 GO_NUMBERS = ("depth", "nodes", "movetime", "wtime", "btime", "winc", "binc", "movestogo",
               "mate")
 GO_CLOCKS = ("wtime", "btime", "winc", "binc")  # may be 0; the others must be 1 or more
+# Times: whole milliseconds by the protocol, but a fraction from a client is read too.
+GO_TIMES = GO_CLOCKS + ("movetime",)
+GO_WORDS = GO_NUMBERS + ("infinite", "ponder", "searchmoves")
 
 
 def skill_for_elo(elo):
@@ -88,7 +91,9 @@ class Uci:
             self.out("info string line too long (more than %d characters): ignored" % limit)
             head = bytes(line[:9]) if raw else line[:9].encode()
             if head.lstrip().startswith(b"position"):
-                self.refused = True  # the GUI's position is not the one we have
+                # Not read whole, so not read at all: a cut line is no position.
+                self.out("info string position: the previous position stays (this line was "
+                         "not read whole)")
             return
         if raw:
             start, end = _word(line, 0, length)
@@ -146,6 +151,8 @@ class Uci:
         elif command == "ponderhit":
             if self.search.limits.ponder:
                 self.search.ponderhit()
+            else:
+                self.out("info string ponderhit: this search is not pondering; ignored")
         elif not command:
             pass
         else:
@@ -351,7 +358,7 @@ class Uci:
             word = args[i]
             if word in GO_NUMBERS and i + 1 < len(args):
                 try:
-                    value = _number(args[i + 1], -10 ** 9, 10 ** 9)
+                    value = _number(args[i + 1], -10 ** 9, 10 ** 9, word in GO_TIMES)
                     if value < 0 and word in ("wtime", "btime"):
                         value = 0  # past the flag: move at once
                         self.out("info string go %s %s: read as 0" % (word, args[i + 1]))
@@ -364,6 +371,8 @@ class Uci:
             elif word in ("infinite", "ponder"):
                 setattr(limits, word, True)
                 i += 1
+            elif word == "searchmoves":
+                i = self._searchmoves(args, i + 1, limits)
             else:
                 self.out("info string go: ignored %r" % word)
                 i += 1
@@ -373,6 +382,24 @@ class Uci:
             limits.movetime = 1000
             self.out("info string go: no limit for the side to move; searching for one second")
         return limits
+
+    def _searchmoves(self, args, i, limits):
+        """The moves of `go searchmoves` from args[i] to the next go word, the
+        only ones the root may play; a move that is not legal is named and
+        left out, and with none left every move is searched. The index after."""
+        game = self.game
+        legal = memoryview(game.buf)[:legal_moves(game.pos, game.buf, 0)]
+        listed = array("H")
+        while i < len(args) and args[i] not in GO_WORDS:
+            try:
+                listed.append(parse_uci(game.pos, args[i], legal))  # twice does no harm
+            except ValueError as e:
+                self.out("info string go searchmoves %s: %s; left out" % (clip(args[i]), e))
+            i += 1
+        if not listed:
+            self.out("info string go searchmoves: no legal move listed; searching all")
+        limits.searchmoves = listed
+        return i
 
     def _wait_for_stop(self, limits):
         """`go infinite` must not answer before `stop`, even after a mate is
@@ -389,10 +416,10 @@ class Uci:
                 self._keep(text(line))
 
     def cmd_stop(self, args):
-        pass  # nothing is being searched
+        self.out("info string stop: no search is running")
 
     def cmd_ponderhit(self, args):
-        pass
+        self.out("info string ponderhit: no search is running")
 
     def cmd_quit(self, args):
         self.running = False
@@ -428,14 +455,21 @@ COMMANDS = {
 }
 
 
-def _number(text, low, high):
+def _number(text, low, high, fraction=False):
+    """`text` as a whole number from low to high; with `fraction`, a number
+    such as 1500.5 too, rounded."""
     try:
         value = int(text)
     except ValueError:
-        raise ValueError("%r is not a whole number" % text)
-    if not low <= value <= high:
-        raise ValueError("%d is outside %d..%d" % (value, low, high))
-    return value
+        try:
+            value = float(text) if fraction else None
+        except ValueError:
+            value = None
+        if value is None:
+            raise ValueError("%r is not a %snumber" % (text, "" if fraction else "whole "))
+    if not low <= value <= high:  # NaN is not either
+        raise ValueError("%s is outside %d..%d" % (text, low, high))
+    return int(round(value))
 
 
 def _flag(text):

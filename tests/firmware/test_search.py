@@ -4,10 +4,12 @@ looks at the clock and the input every 16 nodes, and its C stack does not
 grow with its depth.
 """
 import gc
+from array import array
 
 from micro960.game import Game
 from micro960.notation import san
 from micro960.search import MATE, Limits, Search
+from micro960.ucimove import uci_text
 
 try:
     from unittest import SkipTest
@@ -57,14 +59,17 @@ POSITIONS = (
 )
 
 
-def allocated_by(search, game, depth):
+def allocated_by(search, game, depth, searchmoves=None):
     """(bytes allocated, nodes) by one search to `depth` with the collector off."""
+    limits = Limits(depth=depth)
+    if searchmoves is not None:
+        limits.searchmoves = searchmoves
     search.tt.clear()
     gc.collect()
     gc.disable()
     try:
         before = gc.mem_alloc()
-        search.think(game, Limits(depth=depth))
+        search.think(game, limits)
         after = gc.mem_alloc()
     finally:
         gc.enable()
@@ -86,6 +91,44 @@ def test_the_search_allocates_nothing_per_node():
         # Not one more object for thousands more nodes (a 16-byte object
         # every 100 nodes would be 160 bytes per 1000).
         assert large - small <= 128, (fen, small, few, large, many)
+
+
+def moves_named(game, names):
+    """The legal moves of the game with these UCI names, as `go searchmoves` has them."""
+    return array("H", [move for move in game.legal_moves()
+                       if uci_text(game.pos, move, True) in names])
+
+
+def test_searchmoves_keeps_the_root_to_the_moves_listed():
+    # Ra8 mates; listed without it, the root may not play it, at any depth,
+    # nor when stopped before the first depth is done.
+    game = Game("classical", "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1")
+    search = Search(HASH_KB)
+    assert uci_text(game.pos, search.think(game, Limits(depth=3))[0], True) == "a1a8"
+    listed = moves_named(game, ("a1a2", "g1f1", "h2h3"))
+    assert len(listed) == 2  # h2h3 is no move here
+    for limits in (Limits(depth=1), Limits(depth=4), Limits(nodes=1), Limits(mate=1)):
+        limits.searchmoves = listed
+        move, score = search.think(game, limits)
+        assert move in list(listed), uci_text(game.pos, move, True)
+        assert score < MATE - 1
+    # One move listed: that move, however bad.
+    only_rook = moves_named(game, ("a1a2",))
+    assert search.think(game, Limits(depth=4, searchmoves=only_rook))[0] == only_rook[0]
+
+
+def test_searchmoves_allocates_nothing_per_node():
+    if not hasattr(gc, "mem_alloc"):
+        raise SkipTest("gc.mem_alloc is MicroPython's")
+    search = Search(HASH_KB)
+    game = Game(*POSITIONS[0])
+    listed = moves_named(game, ("e2a6", "d5e6", "e1h1", "a2a3"))
+    assert len(listed) == 4
+    search.think(game, Limits(depth=1, searchmoves=listed))
+    small, few = allocated_by(search, game, 3, listed)
+    large, many = allocated_by(search, game, 5, listed)
+    assert many >= 4 * few and large <= FIXED_BYTES and large - small <= 128, \
+        (small, few, large, many)
 
 
 def test_the_clock_and_the_input_are_looked_at_every_16_nodes():
