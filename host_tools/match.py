@@ -51,7 +51,10 @@ import chess.pgn
 from . import elo
 
 REPO = Path(__file__).resolve().parent.parent
-START_TIMEOUT = 60.0  # seconds an engine may take to start (the firmware may compile first)
+# Seconds an engine may take to start and answer the handshake (--start-timeout):
+# the firmware may compile first, MicroPython under load starts slowly, and a
+# Pico behind the bridge may first have to be found and reset.
+START_TIMEOUT = 60.0
 QUIT_TIMEOUT = 5.0
 GAME_DIRS = ("/usr/games", "/usr/local/games")  # where Debian installs chess engines
 INFO = chess.engine.INFO_BASIC | chess.engine.INFO_SCORE
@@ -59,6 +62,45 @@ INFO = chess.engine.INFO_BASIC | chess.engine.INFO_SCORE
 
 class MatchError(Exception):
     """An engine cannot be started or set up; the message says which and why."""
+
+
+class PatientXBoard(chess.engine.XBoardProtocol):
+    """python-chess's XBoard side with the start-up wait of the match.
+
+    python-chess gives an XBoard engine 2 s from `protover 2` to the end of
+    its feature list, a timer its initialize() sets with self.loop.call_later:
+    too little for a MicroPython start on a loaded machine ("Timeout during
+    initialization") or a Pico behind the bridge. While it initialises, its
+    loop's call_later waits `start_timeout` at least."""
+
+    start_timeout = START_TIMEOUT
+
+    async def initialize(self):
+        loop = self.loop
+        self.loop = patient = _PatientLoop(loop, self.start_timeout)
+        try:
+            await super().initialize()
+        finally:
+            self.loop = loop
+            for timer in patient.timers:  # not to fire after a wait given up
+                timer.cancel()
+
+
+class _PatientLoop:
+    """An event loop whose call_later waits at least `seconds`."""
+
+    def __init__(self, loop, seconds):
+        self._loop = loop
+        self._seconds = seconds
+        self.timers = []
+
+    def call_later(self, delay, callback, *args, **kwargs):
+        timer = self._loop.call_later(max(delay, self._seconds), callback, *args, **kwargs)
+        self.timers.append(timer)
+        return timer
+
+    def __getattr__(self, name):
+        return getattr(self._loop, name)
 
 
 # ---------------------------------------------------------------- arguments
@@ -97,6 +139,16 @@ def engine_option(text):
     if value.lower() in ("true", "false"):
         value = value.lower()
     return name.strip(), value
+
+
+def positive_seconds(text):
+    try:
+        value = float(text)
+    except ValueError:
+        value = 0.0
+    if not 0 < value < float("inf"):
+        raise argparse.ArgumentTypeError("expected a number of seconds above 0, not %r" % text)
+    return value
 
 
 def positive_int(text):
@@ -144,6 +196,12 @@ def build_parser():
                         help="a move may overstep the clock by this much (default 0.05)")
     parser.add_argument("--move-timeout", type=float, default=60.0, metavar="SECONDS",
                         help="without --tc, a move taking longer loses the game (default 60)")
+    parser.add_argument("--start-timeout", type=positive_seconds, default=START_TIMEOUT,
+                        metavar="SECONDS",
+                        help="how long an engine may take to start and answer the UCI or "
+                             "XBoard handshake, apart from any move's time (default %g: "
+                             "MicroPython under load, or a Pico behind the bridge, can be "
+                             "slow)" % START_TIMEOUT)
     parser.add_argument("--max-moves", type=positive_int, metavar="N",
                         help="score the game a draw after N moves by each side")
     parser.add_argument("--concurrency", type=positive_int, default=2,
@@ -162,8 +220,9 @@ class EngineSpec:
     """How to start one side: command line, protocol, options, display name."""
 
     def __init__(self, command, protocol="uci", options=(), name=None, cwd=None, role="engine",
-                 ponder=False):
+                 ponder=False, start_timeout=START_TIMEOUT):
         self.command = list(command)
+        self.start_timeout = start_timeout
         self.ponder = ponder  # think on the opponent's time
         self.protocol = protocol
         self.options = dict(options)
@@ -230,7 +289,7 @@ class Player:
     async def start(self):
         """Start, initialise and configure the engine, or raise MatchError."""
         spec = self.spec
-        protocol = chess.engine.UciProtocol if spec.protocol == "uci" else chess.engine.XBoardProtocol
+        protocol = chess.engine.UciProtocol if spec.protocol == "uci" else PatientXBoard
         if not spec.command:
             raise MatchError("the %s command line is empty" % spec.role)
         try:
@@ -242,16 +301,20 @@ class Player:
             raise MatchError("cannot start %r: command not found" % spec) from None
         except OSError as e:
             raise MatchError("cannot start %r: %s" % (spec, e.strerror or e)) from None
+        # python-chess's own XBoard wait a little longer than ours, so that
+        # ours ends it with the message below.
+        self.engine.start_timeout = spec.start_timeout + 5
         try:
-            await asyncio.wait_for(self.engine.initialize(), START_TIMEOUT)
+            await asyncio.wait_for(self.engine.initialize(), spec.start_timeout)
             ok, why = supports_chess960(self.engine)
             if not ok:
                 raise MatchError("%r (%s) cannot play Chess960: %s" % (spec, self.name, why))
             await self.engine.configure(spec.options)
         except asyncio.TimeoutError:
-            await self.quit()
-            raise MatchError("cannot start %r: no answer to the %s handshake in %d s"
-                             % (spec, spec.protocol, START_TIMEOUT)) from None
+            self.kill()  # it did not answer: it is not asked to quit either
+            raise MatchError("cannot start %r: no answer to the %s handshake in %g s "
+                             "(--start-timeout)" % (spec, spec.protocol, spec.start_timeout)
+                             ) from None
         except chess.engine.EngineError as e:
             await self.quit()
             raise MatchError("cannot start %r: %s" % (spec, e)) from None
@@ -271,7 +334,11 @@ class Player:
             await asyncio.wait_for(self.engine.quit(), QUIT_TIMEOUT)
         except (asyncio.TimeoutError, chess.engine.EngineError):
             pass
-        self.transport.close()  # kills the process if it is still running
+        self.kill()
+
+    def kill(self):
+        """End the process if it is still running."""
+        self.transport.close()
         self.engine = self.transport = None
 
 
@@ -653,9 +720,11 @@ def build_match(args, out=None):
     if args.ponder and args.engine_protocol != "uci":
         raise MatchError("--ponder needs a UCI engine (--engine-protocol uci)")
     engine = EngineSpec(engine_command, args.engine_protocol, args.engine_option,
-                        args.engine_name, engine_cwd, role="engine", ponder=args.ponder)
+                        args.engine_name, engine_cwd, role="engine", ponder=args.ponder,
+                        start_timeout=args.start_timeout)
     opponent = EngineSpec(resolve_command(args.opponent), args.opponent_protocol,
-                          args.opponent_option, args.opponent_name, role="opponent")
+                          args.opponent_option, args.opponent_name, role="opponent",
+                          start_timeout=args.start_timeout)
     settings = Settings(args.tc, args.nodes, args.depth, args.max_moves,
                         args.time_margin, args.move_timeout)
     return Match(engine, opponent, settings, args.games, args.concurrency, args.seed,

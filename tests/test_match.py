@@ -33,8 +33,8 @@ SCORE = re.compile(
     r"([0-9.]+)/(\d+) \(([0-9.]+)%\)$")
 
 # A UCI engine that plays the first legal move (in UCI order), and on request
-# crashes on its Nth move of a game, sleeps before moving, sends an illegal
-# move, or does not offer UCI_Chess960.
+# starts slowly, crashes on its Nth move of a game, sleeps before moving,
+# sends an illegal move, or does not offer UCI_Chess960.
 FAKE_ENGINE = r'''
 import sys, time
 import chess
@@ -43,6 +43,7 @@ def flag(name, default=None):
     return args[args.index(name) + 1] if name in args else default
 crash_at = int(flag("--crash-at", 0))
 sleep = float(flag("--sleep", 0))
+time.sleep(float(flag("--start-delay", 0)))  # a slow start: nothing is read meanwhile
 board = chess.Board(chess960=True)
 for line in sys.stdin:
     words = line.split()
@@ -309,6 +310,35 @@ def test_an_illegal_move_loses(tmp_path, fake):
     assert "illegal" in games[0].end().comment or "illegal" in games[0].comment
 
 
+def slow_xboard(seconds):
+    """micro960 xboard that takes `seconds` to start, as MicroPython under
+    load or a Pico behind the bridge may."""
+    return shlex.join(["sh", "-c", "sleep %g; exec %s -m host_tools xboard"
+                       % (seconds, shlex.quote(sys.executable))])
+
+
+def test_a_slow_start_is_waited_for_over_xboard_and_uci(tmp_path, fake):
+    """python-chess alone gives an XBoard engine 2 s to list its features:
+    a bare clone's `make test` lost a match to "Timeout during
+    initialization" on a loaded machine. The match's start-up wait counts."""
+    pgn = tmp_path / "games.pgn"
+    result = micro960_match("--engine", slow_xboard(3), "--engine-protocol", "xboard",
+                            "--opponent", fake("--start-delay", 3), "--depth", 1,
+                            "--max-moves", 2, "--games", 2, "--pgn", pgn)
+    check_match_output(result, pgn, 2)
+
+
+@pytest.mark.parametrize("protocol", ("xboard", "uci"))
+def test_an_engine_slower_to_start_than_start_timeout_is_a_clear_error(fake, protocol):
+    engine = slow_xboard(5) if protocol == "xboard" else fake("--start-delay", 5)
+    result = micro960_match("--engine", engine, "--engine-protocol", protocol,
+                            "--opponent", fake(), "--depth", 1, "--start-timeout", 1.5)
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert "no answer to the %s handshake in 1.5 s (--start-timeout)" % protocol \
+        in result.stderr, result.stderr
+    assert "Traceback" not in result.stderr and result.seconds < 10
+
+
 def test_a_missing_engine_is_a_clear_error():
     result = micro960_match("--engine", "no-such-engine-xyz", "--opponent", "no-such-engine-xyz",
                             "--nodes", 100)
@@ -330,6 +360,9 @@ def test_usage_errors():
     assert no_limit.returncode == 2 and "--tc" in no_limit.stderr
     bad_tc = micro960_match("--opponent", "y", "--tc", "fast")
     assert bad_tc.returncode == 2 and "BASE+INC" in bad_tc.stderr
+    for wait in ("0", "-1", "inf", "soon"):
+        bad_wait = micro960_match("--opponent", "y", "--depth", 1, "--start-timeout", wait)
+        assert bad_wait.returncode == 2 and "seconds above 0" in bad_wait.stderr, wait
     help_text = subprocess.run([sys.executable, "-m", "host_tools", "match", "--help"],
                                cwd=REPO, capture_output=True, text=True)
     assert help_text.returncode == 0 and help_text.stdout.startswith("usage: micro960 match")
