@@ -12,6 +12,7 @@ What python-chess sends is its own business; some of it is worth knowing:
 over XBoard, Limit(time=0.5) is `st 0.5`, Limit(nodes=N) is `nps 1` and
 `st N`, and a mate limit is not sent at all (CECP has no such command).
 """
+import sys
 import time
 from pathlib import Path
 
@@ -29,8 +30,7 @@ STARTS = {"chess960": lambda: chess.Board.from_chess960_pos(SP),
 
 
 def command(runtime, protocol):
-    return [str(REPO / ".venv" / "bin" / "python"), "-m", "host_tools", protocol,
-            "--runtime", runtime]
+    return [sys.executable, "-m", "host_tools", protocol, "--runtime", runtime]
 
 
 @pytest.fixture(scope="module", params=[(runtime, protocol)

@@ -14,6 +14,7 @@ import chess
 import chess.engine
 import pytest
 
+from host_tools.match import PatientXBoard
 from test_uci import RawEngine
 
 REPO = Path(__file__).resolve().parent.parent
@@ -33,7 +34,10 @@ def runtime(request):
 
 @pytest.fixture
 def engine(runtime):
-    xboard = chess.engine.SimpleEngine.popen_xboard(command(runtime), cwd=REPO, timeout=30)
+    # popen_xboard alone gives the engine 2 s to list its features, too
+    # little for MicroPython on a loaded machine: the match's patient client.
+    xboard = chess.engine.SimpleEngine.popen(PatientXBoard, command(runtime), cwd=REPO,
+                                             timeout=60)
     yield xboard
     xboard.quit()
 
