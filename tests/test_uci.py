@@ -757,14 +757,18 @@ def test_stop_and_ponderhit_with_no_search_get_an_info_string(raw):
     assert raw.expect("info string")[1] == "info string stop: no search is running"
     raw.send("ponderhit")
     assert raw.expect("info string")[1] == "info string ponderhit: no search is running"
-    # A search that is not pondering is not hit either; stop still stops it.
-    raw.send("go infinite")
-    raw.expect("info depth 1 ")
-    raw.send("ponderhit")
-    assert raw.expect("info string")[1] == \
-        "info string ponderhit: this search is not pondering; ignored"
-    raw.send("stop")
-    assert raw.expect("bestmove")[1].split()[1] == "a1a8"
+    # A search that is not pondering is not hit either, searching or done
+    # and waiting for stop (here it finds the mate at once); stop still stops it.
+    for position in ("fen " + MATE_IN_ONE, "startpos"):
+        raw.send("position " + position)
+        raw.send("go infinite")
+        raw.expect("info depth 1 ")
+        raw.send("ponderhit")
+        assert raw.expect("info string")[1] == \
+            "info string ponderhit: this search is not pondering; ignored"
+        raw.send("stop")
+        raw.expect("bestmove")
+    raw.send("position fen " + MATE_IN_ONE)
     assert searched_moves(raw, "go depth 2") == ([], "a1a8")  # nothing else changed
 
 

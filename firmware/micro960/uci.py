@@ -43,6 +43,7 @@ GO_CLOCKS = ("wtime", "btime", "winc", "binc")  # may be 0; the others must be 1
 # Times: whole milliseconds by the protocol, but a fraction from a client is read too.
 GO_TIMES = GO_CLOCKS + ("movetime",)
 GO_WORDS = GO_NUMBERS + ("infinite", "ponder", "searchmoves")
+NOT_PONDERING = "info string ponderhit: this search is not pondering; ignored"
 
 
 def skill_for_elo(elo):
@@ -152,7 +153,7 @@ class Uci:
             if self.search.limits.ponder:
                 self.search.ponderhit()
             else:
-                self.out("info string ponderhit: this search is not pondering; ignored")
+                self.out(NOT_PONDERING)
         elif not command:
             pass
         else:
@@ -412,6 +413,8 @@ class Uci:
                 return
             if command == "isready":
                 self.out("readyok")
+            elif command == "ponderhit":
+                self.out(NOT_PONDERING)
             else:
                 self._keep(text(line))
 
