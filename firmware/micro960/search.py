@@ -119,7 +119,6 @@ class Search:
         self.limits = None
         self.best = 0  # the best move of the last finished iteration
         self.best_root = self.root_raised = 0
-        self.root_only = ALL_MOVES  # the moves the root may play, if not all (searchmoves)
         # Last, so that a table sized by the free heap (hash_kb None) leaves
         # the buffers and the dict above their room.
         self.tt = TranspositionTable(hash_kb)
@@ -141,7 +140,6 @@ class Search:
         self.start = ticks_ms()
         self.limits = limits
         self.root_side = pos.side
-        self.root_only = limits.searchmoves
         self._budget(limits, pos.side)
         self.tt.new_search()
         for i in range(2 * MAX_PLY):
@@ -180,7 +178,7 @@ class Search:
             if self._enough_time():
                 break
         if not best:  # not even depth 1 finished: any legal move beats none
-            legal = self.root_only or game.legal_moves()
+            legal = limits.searchmoves or game.legal_moves()
             best = legal[0] if legal else 0
         if self.skill < 20:
             from .skill import weaker_choice  # a board at full strength never loads it
@@ -350,6 +348,20 @@ _NEXT_MOVE = const(3)  # make the next move worth searching, or finish the node
 _DESCEND = const(4)  # search below the node, as `phase` says
 
 
+def _only_listed(moves, start, end, listed):
+    """go searchmoves: moves[start:end] cut to those listed; the new end.
+    (At the root only, once a search: plain bytecode, not the tree's.)"""
+    kept = start
+    for i in range(start, end):
+        move = moves[i]
+        for j in range(len(listed)):
+            if listed[j] == move:
+                moves[kept] = move
+                kept += 1
+                break
+    return kept
+
+
 def plies():
     """The frame array a Search keeps for _tree() and quiesce()."""
     return zeros("H", FRAME * MAX_PLY)
@@ -387,8 +399,6 @@ def _tree(search, depth: int, alpha: int, beta: int) -> int:
     killers = ptr16(killers_obj)
     history = search.history
     frame = ptr16(search.plies)
-    only = ptr16(search.root_only)
-    only_count = int(len(search.root_only))
     tt = search.tt
     tt_size = int(tt.size)
     tt_keys = ptr32(tt.keys)
@@ -610,16 +620,8 @@ def _tree(search, depth: int, alpha: int, beta: int) -> int:
                     mode = _NEXT_MOVE
         if mode == _MOVES:
             end = int(pseudo_moves(pos, moves_obj, start))
-            if ply == 0 and only_count:
-                # go searchmoves: the root plays none but the moves listed.
-                kept = start
-                for j in range(start, end):
-                    for n in range(only_count):
-                        if only[n] == moves[j]:
-                            moves[kept] = moves[j]
-                            kept += 1
-                            break
-                end = kept
+            if ply == 0 and search.limits.searchmoves:
+                end = int(_only_listed(moves_obj, start, end, search.limits.searchmoves))
             order_moves(board_obj, moves_obj, order_obj, start, end, hash_move,
                         killers[2 * ply], killers[2 * ply + 1], history, 1)
             i = start

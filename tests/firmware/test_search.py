@@ -114,7 +114,9 @@ def test_searchmoves_keeps_the_root_to_the_moves_listed():
         assert score < MATE - 1
     # One move listed: that move, however bad.
     only_rook = moves_named(game, ("a1a2",))
-    assert search.think(game, Limits(depth=4, searchmoves=only_rook))[0] == only_rook[0]
+    limits = Limits(depth=4)
+    limits.searchmoves = only_rook
+    assert search.think(game, limits)[0] == only_rook[0]
 
 
 def test_searchmoves_allocates_nothing_per_node():
@@ -124,7 +126,7 @@ def test_searchmoves_allocates_nothing_per_node():
     game = Game(*POSITIONS[0])
     listed = moves_named(game, ("e2a6", "d5e6", "e1h1", "a2a3"))
     assert len(listed) == 4
-    search.think(game, Limits(depth=1, searchmoves=listed))
+    search.think(game, Limits(depth=1))
     small, few = allocated_by(search, game, 3, listed)
     large, many = allocated_by(search, game, 5, listed)
     assert many >= 4 * few and large <= FIXED_BYTES and large - small <= 128, \
