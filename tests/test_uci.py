@@ -519,7 +519,7 @@ def test_a_position_line_too_long_is_ignored_and_the_position_stays(raw):
     assert raw.expect("info string")[1] == \
         "info string line too long (more than %d characters): ignored" % LIMIT
     assert raw.expect("info string")[1] == \
-        "info string position: the previous position stays (this line was not read whole)"
+        "info string position line too long: the previous position stays"
     raw.send("go depth 2")
     assert raw.expect("bestmove")[1].split()[1] == "a1a8"
     # Any other line too long is ignored with the first info string alone.
@@ -709,8 +709,8 @@ def test_times_with_a_fraction_are_read_and_nan_is_not(raw):
         line = raw.expect("bestmove", timeout=5)[1]
         assert chess.Move.from_uci(line.split()[1]) in chess.Board().legal_moves
         assert not [said for said in raw.drain() if said.startswith("info string")], go
-    for go, said in (("go movetime nan", "go movetime: nan is outside"),
-                     ("go wtime inf btime 1000", "go wtime: inf is outside"),
+    for go, said in (("go movetime nan", "go movetime: 'nan' is not a number"),
+                     ("go wtime inf btime 1000", "go wtime: 'inf' is not a number"),
                      ("go depth 2.5", "go depth: '2.5' is not a whole number")):
         raw.send(go)
         assert raw.expect("info string")[1].startswith("info string " + said), go

@@ -93,8 +93,7 @@ class Uci:
             head = bytes(line[:9]) if raw else line[:9].encode()
             if head.lstrip().startswith(b"position"):
                 # Not read whole, so not read at all: a cut line is no position.
-                self.out("info string position: the previous position stays (this line was "
-                         "not read whole)")
+                self.out("info string position line too long: the previous position stays")
             return
         if raw:
             start, end = _word(line, 0, length)
@@ -462,17 +461,12 @@ def _number(text, low, high, fraction=False):
     """`text` as a whole number from low to high; with `fraction`, a number
     such as 1500.5 too, rounded."""
     try:
-        value = int(text)
-    except ValueError:
-        try:
-            value = float(text) if fraction else None
-        except ValueError:
-            value = None
-        if value is None:
-            raise ValueError("%r is not a %snumber" % (text, "" if fraction else "whole "))
-    if not low <= value <= high:  # NaN is not either
+        value = round(float(text)) if fraction else int(text)
+    except (ValueError, OverflowError):  # round() of NaN, of infinity
+        raise ValueError("%r is not a %snumber" % (text, "" if fraction else "whole "))
+    if not low <= value <= high:
         raise ValueError("%s is outside %d..%d" % (text, low, high))
-    return int(round(value))
+    return value
 
 
 def _flag(text):
