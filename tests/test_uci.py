@@ -703,12 +703,8 @@ def test_times_with_a_fraction_are_read_and_nan_is_not(raw):
     is read (rounded), with no info string; a time that is no number is."""
     raw.send("position startpos")
     for go in ("go movetime 200.5", "go wtime 1000.7 btime 900.2 winc 10.5 binc 0.5"):
-        raw.send(go)
-        raw.send("isready")
-        raw.expect("readyok")
-        line = raw.expect("bestmove", timeout=5)[1]
-        assert chess.Move.from_uci(line.split()[1]) in chess.Board().legal_moves
-        assert not [said for said in raw.drain() if said.startswith("info string")], go
+        said, move = searched_moves(raw, go)
+        assert said == [] and chess.Move.from_uci(move) in chess.Board().legal_moves, go
     for go, said in (("go movetime nan", "go movetime: 'nan' is not a number"),
                      ("go wtime inf btime 1000", "go wtime: 'inf' is not a number"),
                      ("go depth 2.5", "go depth: '2.5' is not a whole number")):
