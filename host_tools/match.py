@@ -301,9 +301,10 @@ class Player:
             raise MatchError("cannot start %r: command not found" % spec) from None
         except OSError as e:
             raise MatchError("cannot start %r: %s" % (spec, e.strerror or e)) from None
-        # python-chess's own XBoard wait a little longer than ours, so that
-        # ours ends it with the message below.
-        self.engine.start_timeout = spec.start_timeout + 5
+        if isinstance(self.engine, PatientXBoard):
+            # python-chess's own XBoard wait a little longer than ours, so
+            # that ours ends it with the message below.
+            self.engine.start_timeout = spec.start_timeout + 5
         try:
             await asyncio.wait_for(self.engine.initialize(), spec.start_timeout)
             ok, why = supports_chess960(self.engine)
