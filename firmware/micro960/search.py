@@ -64,17 +64,18 @@ LMR_TABLE = bytes(
 del _reduction  # needed once, at import
 
 
-# The root may play any move (no `go searchmoves`).
-ALL_MOVES = zeros("H", 0)
-
-
 class Limits:
-    """What `go` asked for: any of depth, nodes, movetime, clocks, mate,
-    infinite; searchmoves, an array("H") of legal moves, the only ones the
-    root may play (empty: all of them)."""
+    """What `go` asked for: any of depth, nodes, movetime, clocks, mate, infinite.
+
+    generate is the tree's move generator, f(pos, moves, start) -> end, as
+    pseudo_moves; UCI's go searchmoves gives one that leaves the root (start
+    0) only the moves listed. (A hook, not a test at every node: the tree's
+    machine code takes heap on a Pico.)"""
+
+    generate = staticmethod(pseudo_moves)
 
     def __init__(self, depth=0, nodes=0, movetime=0, wtime=-1, btime=-1, winc=0, binc=0,
-                 movestogo=0, mate=0, infinite=False, ponder=False, searchmoves=ALL_MOVES):
+                 movestogo=0, mate=0, infinite=False, ponder=False):
         self.depth = depth
         self.nodes = nodes
         self.movetime = movetime
@@ -86,7 +87,6 @@ class Limits:
         self.mate = mate
         self.infinite = infinite
         self.ponder = ponder  # no time limit until ponderhit(), then the rest apply
-        self.searchmoves = searchmoves
 
 
 class Search:
@@ -178,7 +178,7 @@ class Search:
             if self._enough_time():
                 break
         if not best:  # not even depth 1 finished: any legal move beats none
-            legal = limits.searchmoves or game.legal_moves()
+            legal = game.legal_moves()
             best = legal[0] if legal else 0
         if self.skill < 20:
             from .skill import weaker_choice  # a board at full strength never loads it
@@ -348,20 +348,6 @@ _NEXT_MOVE = const(3)  # make the next move worth searching, or finish the node
 _DESCEND = const(4)  # search below the node, as `phase` says
 
 
-def _only_listed(moves, start, end, listed):
-    """go searchmoves: moves[start:end] cut to those listed; the new end.
-    (At the root only, once a search: plain bytecode, not the tree's.)"""
-    kept = start
-    for i in range(start, end):
-        move = moves[i]
-        for j in range(len(listed)):
-            if listed[j] == move:
-                moves[kept] = move
-                kept += 1
-                break
-    return kept
-
-
 def plies():
     """The frame array a Search keeps for _tree() and quiesce()."""
     return zeros("H", FRAME * MAX_PLY)
@@ -399,6 +385,7 @@ def _tree(search, depth: int, alpha: int, beta: int) -> int:
     killers = ptr16(killers_obj)
     history = search.history
     frame = ptr16(search.plies)
+    generate = search.limits.generate
     tt = search.tt
     tt_size = int(tt.size)
     tt_keys = ptr32(tt.keys)
@@ -619,9 +606,7 @@ def _tree(search, depth: int, alpha: int, beta: int) -> int:
                     i += 1
                     mode = _NEXT_MOVE
         if mode == _MOVES:
-            end = int(pseudo_moves(pos, moves_obj, start))
-            if ply == 0 and search.limits.searchmoves:
-                end = int(_only_listed(moves_obj, start, end, search.limits.searchmoves))
+            end = int(generate(pos, moves_obj, start))
             order_moves(board_obj, moves_obj, order_obj, start, end, hash_move,
                         killers[2 * ply], killers[2 * ply + 1], history, 1)
             i = start

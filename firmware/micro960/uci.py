@@ -7,7 +7,7 @@ from array import array
 
 from . import VERSION
 from .history import RESERVED_PLIES, History
-from .movegen import legal_moves
+from .movegen import legal_moves, pseudo_moves
 from .position import CLASSICAL_FEN, WHITE
 from .rules import Rules
 from .search import MATE, MATE_BOUND, Limits, Search
@@ -330,6 +330,9 @@ class Uci:
             move, score = self.search.think(self.game, limits)
         finally:
             self.searching = False
+        listed = getattr(limits.generate, "listed", None)
+        if listed and move not in list(listed):
+            move = listed[0]  # stopped before a move was searched: one of the list
         if (limits.infinite or limits.ponder) and self.running and not self.search.stopped:
             self._wait_for_stop(limits)
         self.out("bestmove " + self._bestmove_text(move))
@@ -396,9 +399,10 @@ class Uci:
             except ValueError as e:
                 self.out("info string go searchmoves %s: %s; left out" % (clip(args[i]), e))
             i += 1
-        if not listed:
+        if listed:
+            limits.generate = RootMoves(listed)
+        else:
             self.out("info string go searchmoves: no legal move listed; searching all")
-        limits.searchmoves = listed
         return i
 
     def _wait_for_stop(self, limits):
@@ -455,6 +459,29 @@ COMMANDS = {
     "stop": Uci.cmd_stop, "ponderhit": Uci.cmd_ponderhit, "quit": Uci.cmd_quit,
     "debug": Uci.cmd_debug,
 }
+
+
+class RootMoves:
+    """go searchmoves: the tree's move generator (Limits.generate) with the
+    root's moves cut to those listed, an array("H") of legal moves."""
+
+    def __init__(self, listed):
+        self.listed = listed
+
+    def __call__(self, pos, moves, start):
+        end = pseudo_moves(pos, moves, start)
+        if start:  # below the root: every move
+            return end
+        kept = 0
+        listed = self.listed
+        for i in range(end):
+            move = moves[i]
+            for j in range(len(listed)):
+                if listed[j] == move:
+                    moves[kept] = move
+                    kept += 1
+                    break
+        return kept
 
 
 def _number(text, low, high, fraction=False):

@@ -9,6 +9,7 @@ from array import array
 from micro960.game import Game
 from micro960.notation import san
 from micro960.search import MATE, Limits, Search
+from micro960.uci import RootMoves
 from micro960.ucimove import uci_text
 
 try:
@@ -63,7 +64,7 @@ def allocated_by(search, game, depth, searchmoves=None):
     """(bytes allocated, nodes) by one search to `depth` with the collector off."""
     limits = Limits(depth=depth)
     if searchmoves is not None:
-        limits.searchmoves = searchmoves
+        limits.generate = RootMoves(searchmoves)
     search.tt.clear()
     gc.collect()
     gc.disable()
@@ -94,28 +95,30 @@ def test_the_search_allocates_nothing_per_node():
 
 
 def moves_named(game, names):
-    """The legal moves of the game with these UCI names, as `go searchmoves` has them."""
+    """The legal moves of the game with these UCI names, as `go searchmoves`
+    has them for its RootMoves."""
     return array("H", [move for move in game.legal_moves()
                        if uci_text(game.pos, move, True) in names])
 
 
 def test_searchmoves_keeps_the_root_to_the_moves_listed():
-    # Ra8 mates; listed without it, the root may not play it, at any depth,
-    # nor when stopped before the first depth is done.
+    # Ra8 mates; listed without it, the root may not play it, at any depth.
+    # (Stopped before it has searched a move, the search's answer is not
+    # its to choose: uci.py then plays the first listed.)
     game = Game("classical", "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1")
     search = Search(HASH_KB)
     assert uci_text(game.pos, search.think(game, Limits(depth=3))[0], True) == "a1a8"
     listed = moves_named(game, ("a1a2", "g1f1", "h2h3"))
     assert len(listed) == 2  # h2h3 is no move here
     for limits in (Limits(depth=1), Limits(depth=4), Limits(nodes=1), Limits(mate=1)):
-        limits.searchmoves = listed
+        limits.generate = RootMoves(listed)
         move, score = search.think(game, limits)
         assert move in list(listed), uci_text(game.pos, move, True)
         assert score < MATE - 1
     # One move listed: that move, however bad.
     only_rook = moves_named(game, ("a1a2",))
     limits = Limits(depth=4)
-    limits.searchmoves = only_rook
+    limits.generate = RootMoves(only_rook)
     assert search.think(game, limits)[0] == only_rook[0]
 
 
@@ -126,7 +129,7 @@ def test_searchmoves_allocates_nothing_per_node():
     game = Game(*POSITIONS[0])
     listed = moves_named(game, ("e2a6", "d5e6", "e1h1", "a2a3"))
     assert len(listed) == 4
-    search.think(game, Limits(depth=1))
+    search.think(game, Limits(depth=1))  # anything made once, made now
     small, few = allocated_by(search, game, 3, listed)
     large, many = allocated_by(search, game, 5, listed)
     assert many >= 4 * few and large <= FIXED_BYTES and large - small <= 128, \
