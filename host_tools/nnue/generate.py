@@ -44,9 +44,9 @@ Output: one line per position, tab-separated:
     FEN  score  result  rules
 FEN as micro960 writes it (X-FEN), score in centipawns from the side to
 move's view, result from the side to move's view (1 won, 0.5 drawn, 0 lost),
-rules the rule set's name. Game i is played from random.Random(seed, i)
-alone, so the file is the same for the same seed and arguments whatever
---jobs is.
+rules the rule set's name. Game i is played from
+random.Random(seed * 1000003 + i) alone (and Stockfish's hash cleared), so
+the file is the same for the same seed and arguments whatever --jobs is.
 """
 import argparse
 import multiprocessing
