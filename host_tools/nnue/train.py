@@ -17,7 +17,8 @@ position costs little and a 90 cp error in a level one costs much:
     loss      = mean((predicted - target) ** 2)
 
 Optimised with Adam on minibatches; every random choice (initial weights,
-the validation split, the order of the batches) comes from --seed.
+the order of the batches) comes from --seed. The validation part is the
+last --validation of the file: whole games, unseen in training.
 
 The first layer is sparse: at most 32 of 768 inputs are on. Its forward pass
 gathers and sums the weight rows of the pieces (no 768-wide product), and
@@ -177,18 +178,20 @@ def loss_of(net, data, k, lam):
     return float(np.mean((predicted - targets(scores, results, k, lam)) ** 2))
 
 
-def split(data, fraction, rng):
-    """(training, validation) parts, the validation part `fraction` of it, at random."""
-    order = rng.permutation(len(data[0]))
-    cut = int(len(order) * fraction)
-    return tuple(a[order[cut:]] for a in data), tuple(a[order[:cut]] for a in data)
+def split(data, fraction):
+    """(training, validation): the validation part is the file's last
+    `fraction`. A game's positions are consecutive in the file and alike,
+    and share its result: held back whole, the games of the validation part
+    are ones the training never saw, so its loss is not flattered."""
+    cut = len(data[0]) - int(len(data[0]) * fraction)
+    return tuple(a[:cut] for a in data), tuple(a[cut:] for a in data)
 
 
 def train(data, hidden=32, buckets=1, epochs=20, batch=256, lr=2e-3, decay=0.9, k=400.0,
           lam=0.7, validation=0.05, seed=1, say=print):
     """Train a Network; returns it and the loss history [(epoch, train, validation)]."""
     rng = np.random.default_rng(seed)
-    train_part, val_part = split(data, validation, rng)
+    train_part, val_part = split(data, validation)
     if not len(val_part[0]):
         val_part = train_part  # too little data to hold any back (tiny tests)
     net = Network(hidden, buckets, rng)
@@ -226,7 +229,7 @@ def build_parser():
     p.add_argument("--k", type=float, default=400.0, help="the sigmoid's scale in centipawns")
     p.add_argument("--lambda", dest="lam", type=float, default=0.7,
                    help="weight of Stockfish's score against the game result (1: the score only)")
-    p.add_argument("--validation", type=float, default=0.05, help="the share held back")
+    p.add_argument("--validation", type=float, default=0.05, help="the share held back (the file's last games)")
     p.add_argument("--seed", type=int, default=1, help="the seed of every random choice")
     return p
 
