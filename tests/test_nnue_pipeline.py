@@ -46,7 +46,7 @@ def pipeline(tmp_path_factory):
     generate.main(["--positions", "400", "--depth", "3", "--seed", "7", "--player-nodes", "30",
                    "--max-plies", "40", "--keep", "0.25", "--stockfish", stockfish, "--out", str(data)])
     positions = train.load_positions(data, 1)
-    net, history = train.train(positions, hidden=16, epochs=6, batch=64, lr=5e-3,
+    net, history = train.train(positions, hidden=16, epochs=6, batch=64, lr=5e-3, lam=0.7,
                                validation=0.1, seed=3, say=lambda line: None)
     model = folder / "float.npz"
     net.save(model)
@@ -236,10 +236,20 @@ def test_every_option_of_the_pipeline_is_in_its_readme():
     from pathlib import Path
     if np is None:
         tool_missing("numpy is not installed (pip install -r requirements-train.txt)")
-    from host_tools.nnue import export, generate, train
+    from host_tools.nnue import export, generate, train, validate
     readme = (Path(reference.__file__).parent / "README.md").read_text()
-    for module in (generate, train, export):
+    for module in (generate, train, export, validate):
         options = {option for action in module.build_parser()._actions
                    for option in action.option_strings if option.startswith("--")}
         assert options - {"--help"}, module
         assert not [o for o in sorted(options) if o not in readme and o != "--help"], module
+
+
+def test_validate_compares_the_network_and_the_hand_written_evaluation(pipeline, capsys):
+    from host_tools.nnue import validate
+    validate.main(["--weights", str(pipeline["path"]), "--data", str(pipeline["data"]),
+                   "--validation", "0.25"])
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "100 positions held back"
+    assert lines[1].startswith("network ") and lines[2].startswith("hand-written evaluate.py ")
+    assert all("cp, win-chance loss 0.0" in line for line in lines[1:])

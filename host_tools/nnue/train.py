@@ -187,8 +187,8 @@ def split(data, fraction):
     return tuple(a[:cut] for a in data), tuple(a[cut:] for a in data)
 
 
-def train(data, hidden=32, buckets=1, epochs=20, batch=256, lr=2e-3, decay=0.9, k=400.0,
-          lam=0.7, validation=0.05, seed=1, say=print):
+def train(data, hidden=32, buckets=1, epochs=10, batch=256, lr=2e-3, decay=0.9, k=400.0,
+          lam=1.0, validation=0.05, seed=1, say=print):
     """Train a Network; returns it and the loss history [(epoch, train, validation)]."""
     rng = np.random.default_rng(seed)
     train_part, val_part = split(data, validation)
@@ -222,12 +222,12 @@ def build_parser():
     p.add_argument("--out", default="build/nnue/float.npz", help="the float weights to write")
     p.add_argument("--hidden", type=int, default=32, help="accumulator size N (16, 32, 64)")
     p.add_argument("--buckets", type=int, default=1, help="output buckets by material count")
-    p.add_argument("--epochs", type=int, default=20, help="passes over the data")
+    p.add_argument("--epochs", type=int, default=10, help="passes over the data")
     p.add_argument("--batch", type=int, default=256, help="positions per Adam step")
     p.add_argument("--lr", type=float, default=2e-3, help="Adam's first learning rate")
     p.add_argument("--decay", type=float, default=0.9, help="the learning rate's factor per epoch")
     p.add_argument("--k", type=float, default=400.0, help="the sigmoid's scale in centipawns")
-    p.add_argument("--lambda", dest="lam", type=float, default=0.7,
+    p.add_argument("--lambda", dest="lam", type=float, default=1.0,
                    help="weight of Stockfish's score against the game result (1: the score only)")
     p.add_argument("--validation", type=float, default=0.05, help="the share held back (the file's last games)")
     p.add_argument("--seed", type=int, default=1, help="the seed of every random choice")
