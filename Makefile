@@ -2,6 +2,8 @@
 # make test   the whole test suite, on CPython and on MicroPython
 # make bench  perft speed on both runtimes beside python-chess
 # make fuzz   the fuzz tests with a long budget (FUZZ cases per surface and runtime)
+# make nnue   generate labelled positions, train the network, export its weights
+#             (build/nnue/; NNUE_POSITIONS, NNUE_DEPTH, NNUE_HIDDEN ... below)
 #
 # The first run makes .venv and installs requirements.txt and this project;
 # later runs reinstall only when requirements.txt or pyproject.toml change.
@@ -10,7 +12,7 @@ PYTHON ?= python3
 VENV := .venv
 STAMP := $(VENV)/requirements.stamp
 
-.PHONY: setup play test bench fuzz clean
+.PHONY: setup play test bench fuzz nnue clean
 
 FUZZ ?= 2000
 
@@ -24,6 +26,14 @@ $(STAMP): requirements.txt pyproject.toml
 	$(VENV)/bin/python -m pip install --quiet -e .
 	touch $@
 
+# numpy for the network's trainer and its test (requirements-train.txt),
+# kept out of requirements.txt: the engine and its other tools never need it.
+TRAIN_STAMP := $(VENV)/requirements-train.stamp
+
+$(TRAIN_STAMP): requirements-train.txt $(STAMP)
+	$(VENV)/bin/python -m pip install --quiet -r requirements-train.txt
+	touch $@
+
 # The RP2040 emulator for the emulated-Pico tests (tests/test_pico.py) and
 # `micro960 bench --pico`; without Node.js and npm those skip, saying why (with CI=true they fail).
 $(NODE_STAMP): host_tools/pico/package.json host_tools/pico/package-lock.json
@@ -35,11 +45,33 @@ $(NODE_STAMP): host_tools/pico/package.json host_tools/pico/package-lock.json
 play: $(STAMP)
 	$(VENV)/bin/micro960 play $(ARGS)
 
-test: $(STAMP) $(NODE_STAMP)
+test: $(STAMP) $(TRAIN_STAMP) $(NODE_STAMP)
 	$(VENV)/bin/python -m pytest -q tests
 
-fuzz: $(STAMP) $(NODE_STAMP)
+fuzz: $(STAMP) $(TRAIN_STAMP) $(NODE_STAMP)
 	MICRO960_FUZZ_EXAMPLES=$(FUZZ) $(VENV)/bin/python -m pytest -q tests -k fuzz
+
+# The network (host_tools/nnue/README.md): positions labelled by Stockfish at
+# NNUE_DEPTH, a network of NNUE_HIDDEN accumulators trained for NNUE_EPOCHS,
+# its weights in build/nnue/micro960.nnue. Everything runs at nice 19: it is
+# long, and the machine's other work comes first.
+NNUE_POSITIONS ?= 100000
+NNUE_DEPTH ?= 8
+NNUE_HIDDEN ?= 32
+NNUE_BUCKETS ?= 1
+NNUE_EPOCHS ?= 10
+NNUE_SEED ?= 1
+NNUE_JOBS ?= 2
+NNUE_DIR ?= build/nnue
+
+nnue: $(STAMP) $(TRAIN_STAMP)
+	nice -n 19 $(VENV)/bin/python -m host_tools.nnue.generate --positions $(NNUE_POSITIONS) \
+		--depth $(NNUE_DEPTH) --seed $(NNUE_SEED) --jobs $(NNUE_JOBS) --out $(NNUE_DIR)/positions.tsv
+	nice -n 19 $(VENV)/bin/python -m host_tools.nnue.train --data $(NNUE_DIR)/positions.tsv \
+		--hidden $(NNUE_HIDDEN) --buckets $(NNUE_BUCKETS) --epochs $(NNUE_EPOCHS) \
+		--seed $(NNUE_SEED) --out $(NNUE_DIR)/float.npz
+	$(VENV)/bin/python -m host_tools.nnue.export --model $(NNUE_DIR)/float.npz \
+		--out $(NNUE_DIR)/micro960.nnue
 
 bench: $(STAMP)
 	$(VENV)/bin/micro960 bench --perft

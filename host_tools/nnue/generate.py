@@ -1,0 +1,341 @@
+"""Training positions for micro960's network: games in every rule set,
+labelled by Stockfish.
+
+    python -m host_tools.nnue.generate --positions 100000 --depth 8 --seed 1 \
+        --out build/nnue/positions.tsv
+
+Each game starts from a random set-up of a rule set (all 960 Chess960
+set-ups, both ranks of double960 and transcendental, ...), plays a few
+random plies so that no two games are alike, then is played on by a weak,
+fast player:
+
+- Stockfish itself (`go depth D`) where its rules are the game's rules:
+  chess960, classical, double960, shuffle (classical castling is Chess960
+  castling with the king on e and the rooks in the corners) and
+  transcendental (no castling rights at all);
+- micro960's own search at a small node count (--player-nodes) in chess480
+  (Lewis's orthodox castling, which Stockfish does not know) and LRS (no
+  check, king captures).
+
+Every position after the random plies is searched by Stockfish at the fixed
+depth (UCI_Chess960 on, one thread, a 16 MB hash cleared before each game);
+that one search gives both the move Stockfish plays and the label. Only
+quiet positions are kept: the side to move is not in check and Stockfish's
+best move is neither a capture nor a promotion (the network should learn
+what a position is worth, not what a capture sequence wins). Mate scores are
+not kept (the search finds mates; the network need not).
+
+Where Stockfish's rules differ:
+- chess480: the position is labelled with its castling rights removed,
+  since Stockfish would castle the Chess960 way. Its score therefore misses
+  what castling is worth there; the game result still carries it.
+- LRS: a position is labelled only when both kings are on the board and the
+  side not to move is not in check (otherwise it is no legal chess position
+  and Stockfish cannot read it). Stockfish then scores it as chess; with no
+  check rule a king left in check is simply captured, so a chess mate is an
+  LRS win too, and the scores mean nearly the same. Positions it cannot
+  label are not kept.
+
+Each game ends by the rules (micro960's Game), or is adjudicated: won when
+the searches agree the score is beyond 1000 cp for 6 plies in a row, and at
+--max-plies by the last score (beyond 300 cp a win, else a draw).
+
+Output: one line per position, tab-separated:
+    FEN  score  result  rules
+FEN as micro960 writes it (X-FEN), score in centipawns from the side to
+move's view, result from the side to move's view (1 won, 0.5 drawn, 0 lost),
+rules the rule set's name. Game i is played from
+random.Random(seed * 1000003 + i) alone (and Stockfish's hash cleared), so
+the file is the same for the same seed and arguments whatever --jobs is.
+"""
+import argparse
+import multiprocessing
+import random
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+FIRMWARE = Path(__file__).resolve().parents[2] / "firmware"
+if str(FIRMWARE) not in sys.path:
+    sys.path.insert(0, str(FIRMWARE))
+
+from micro960.game import Game  # noqa: E402
+from micro960.position import BOTH, PAWN, TO120, WHITE  # noqa: E402
+from micro960.rules import Rules  # noqa: E402
+from micro960.search import Limits, Search  # noqa: E402
+from micro960.startpos import random_setup  # noqa: E402
+from micro960.ucimove import parse_uci  # noqa: E402
+
+STOCKFISH = "/usr/games/stockfish"
+
+# How often each rule set is drawn for a game: Chess960 most, as micro960
+# plays it most; every rule set is there so the network knows its positions.
+RULE_WEIGHTS = (("chess960", 40), ("classical", 10), ("double960", 12), ("shuffle", 6),
+                ("chess480", 10), ("transcendental", 10), ("lrs", 12))
+# Rules whose games Stockfish can play itself (see the module's doc).
+STOCKFISH_PLAYS = ("chess960", "classical", "double960", "shuffle", "transcendental")
+
+WIN_SCORE = 1000  # adjudication: beyond this for WIN_PLIES plies in a row wins
+WIN_PLIES = 6
+LAST_SCORE_WIN = 300  # at the ply limit, a score beyond this wins, else a draw
+MATE = 30000  # a mate score, for adjudication only
+
+
+class Stockfish:
+    """Debian's Stockfish over UCI, one search at a time."""
+
+    def __init__(self, path=STOCKFISH, depth=8, hash_mb=16):
+        self.depth = depth
+        self.process = subprocess.Popen([path], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                        universal_newlines=True, bufsize=1)
+        self.send("uci")
+        self.wait_for("uciok")
+        for name, value in (("Threads", 1), ("Hash", hash_mb), ("UCI_Chess960", "true")):
+            self.send("setoption name %s value %s" % (name, value))
+        self.new_game()
+
+    def send(self, line):
+        self.process.stdin.write(line + "\n")
+
+    def wait_for(self, word):
+        while True:
+            line = self.process.stdout.readline()
+            if not line:
+                raise RuntimeError("stockfish stopped unexpectedly")
+            if line.startswith(word):
+                return line
+
+    def new_game(self):
+        self.send("ucinewgame")
+        self.send("isready")
+        self.wait_for("readyok")
+
+    def search(self, fen):
+        """(score in cp or None, mate in N or None, best move text) at the fixed depth."""
+        self.send("position fen " + fen)
+        self.send("go depth %d" % self.depth)
+        score = mate = None
+        while True:
+            line = self.process.stdout.readline()
+            if not line:
+                raise RuntimeError("stockfish stopped on " + fen)
+            words = line.split()
+            if words[:1] == ["bestmove"]:
+                return score, mate, words[1]
+            if "score" in words and "bound" not in line:  # not a fail-high/low report
+                i = words.index("score")
+                if words[i + 1] == "cp":
+                    score, mate = int(words[i + 2]), None
+                else:
+                    score, mate = None, int(words[i + 2])
+
+    def close(self):
+        try:
+            self.send("quit")
+            self.process.wait(5)
+        except (OSError, subprocess.TimeoutExpired):
+            self.process.kill()
+
+
+def stockfish_fen(game):
+    """The position as Stockfish should read it, or None when it cannot
+    (LRS with a king gone or the side not to move in check)."""
+    pos = game.pos
+    rules = game.rules.name
+    if rules == "lrs":
+        if not pos.kings[0] or not pos.kings[1]:
+            return None
+        if pos.attacked(pos.kings[(pos.side ^ BOTH) >> 4], pos.side):
+            return None
+    fields = pos.fen(shredder=True).split()
+    if rules == "chess480":
+        fields[2] = "-"  # Stockfish would castle the Chess960 way
+    return " ".join(fields)
+
+
+def is_quiet_move(pos, text):
+    """Neither a capture (en passant included) nor a promotion."""
+    if len(text) == 5:
+        return False
+    fr = TO120["abcdefgh".index(text[0]) + 8 * (int(text[1]) - 1)]
+    to = TO120["abcdefgh".index(text[2]) + 8 * (int(text[3]) - 1)]
+    target = pos.board[to]
+    if target and not target & pos.side:  # the other side's piece (own rook: castling)
+        return False
+    return not ((pos.board[fr] & 7) == PAWN and text[0] != text[2])  # en passant
+
+
+def pick_rules(rng, only=None):
+    weights = [(name, weight) for name, weight in RULE_WEIGHTS if not only or name in only]
+    roll = rng.randrange(sum(weight for _, weight in weights))
+    for name, weight in weights:
+        if roll < weight:
+            return name
+        roll -= weight
+    raise AssertionError("unreachable")
+
+
+def new_game(rng, only=None):
+    rules = Rules(pick_rules(rng, only))
+    number = random_setup(rules, rng)
+    black = random_setup(rules, rng) if rules.two_ranks else None
+    return Game(rules, number=number, black_number=black)
+
+
+def result_for_white(text):
+    return {"1-0": 1.0, "0-1": 0.0}.get(text, 0.5)
+
+
+def play_game(stockfish, rng, args):
+    """One game; returns [(fen, score, side is White, rules)], White's result."""
+    game = new_game(rng, args.rules)
+    rules = game.rules.name
+    stockfish.new_game()
+    search = None if rules in STOCKFISH_PLAYS else Search(16)
+    random_plies = rng.randint(args.random_plies_min, args.random_plies_max)
+    kept = []
+    streak = 0  # plies in a row beyond WIN_SCORE for the same side
+    last_white_score = 0
+    for ply in range(args.max_plies):
+        outcome = game.outcome()
+        if outcome:
+            return kept, result_for_white(outcome[0])
+        pos = game.pos
+        moves = game.legal_moves()
+        if ply < random_plies:
+            game.push(rng.choice(moves))
+            continue
+        white_score = None
+        fen = stockfish_fen(game)
+        best = None
+        if fen:
+            score, mate, best = stockfish.search(fen)
+            if best == "(none)":  # no chess move (an LRS position): nothing to learn
+                fen = None
+            elif mate is not None:
+                white_score = MATE if (mate > 0) == (pos.side == WHITE) else -MATE
+            else:
+                white_score = score if pos.side == WHITE else -score
+                if not pos.in_check() and is_quiet_move(pos, best) and rng.random() < args.keep:
+                    kept.append((pos.fen(), max(-args.clamp, min(args.clamp, score)),
+                                 pos.side == WHITE, rules))
+        if search is None:
+            move = parse_uci(pos, best, moves)
+        else:
+            search.tt.clear()
+            move, score = search.think(game, Limits(nodes=args.player_nodes))
+            if white_score is None:
+                white_score = score if pos.side == WHITE else -score
+        last_white_score = white_score
+        if abs(white_score) >= WIN_SCORE:
+            sign = 1 if white_score > 0 else -1
+            streak = streak + sign if streak * sign > 0 else sign
+        else:
+            streak = 0
+        if abs(streak) >= WIN_PLIES:
+            return kept, 1.0 if streak > 0 else 0.0
+        game.push(move)
+    if abs(last_white_score) > LAST_SCORE_WIN:
+        return kept, 1.0 if last_white_score > 0 else 0.0
+    return kept, 0.5
+
+
+_worker = {}
+
+
+def _play(job):
+    """Game number `index` in a worker: its own rng, the worker's Stockfish."""
+    index, args = job
+    if "stockfish" not in _worker:
+        _worker["stockfish"] = Stockfish(args.stockfish, args.depth)
+    rng = random.Random(args.seed * 1000003 + index)
+    kept, white_result = play_game(_worker["stockfish"], rng, args)
+    lines = []
+    for fen, score, white_to_move, rules in kept:
+        result = white_result if white_to_move else 1.0 - white_result
+        lines.append("%s\t%d\t%g\t%s\n" % (fen, score, result, rules))
+    return lines
+
+
+def generate(args, out, say=print):
+    """Play games until args.positions positions are written to `out`; return the count."""
+    written = 0
+    games = 0
+    start = time.time()
+    jobs = ((i, args) for i in range(10 ** 9))
+    if args.jobs > 1:
+        pool = multiprocessing.Pool(args.jobs)
+        results = pool.imap(_play, jobs)
+    else:
+        pool = None
+        results = map(_play, jobs)
+    try:
+        for lines in results:
+            games += 1
+            for line in lines[:args.positions - written]:
+                out.write(line)
+                written += 1
+            if games % 50 == 0:
+                out.flush()
+                say("%d games, %d positions, %.1f s per 1,000" % (
+                    games, written, (time.time() - start) * 1000 / max(1, written)))
+            if written >= args.positions:
+                break
+    finally:
+        if pool:
+            pool.terminate()
+        elif "stockfish" in _worker:
+            _worker.pop("stockfish").close()
+    say("%d positions from %d games in %.0f s (%.2f s per 1,000)" % (
+        written, games, time.time() - start, (time.time() - start) * 1000 / max(1, written)))
+    return written
+
+
+def rules_list(text):
+    names = text.split(",")
+    for name in names:
+        if name not in dict(RULE_WEIGHTS):
+            raise argparse.ArgumentTypeError("unknown rules %r; choose from %s" % (
+                name, ",".join(n for n, _ in RULE_WEIGHTS)))
+    return names
+
+
+def build_parser():
+    p = argparse.ArgumentParser(prog="python -m host_tools.nnue.generate",
+                                description="Labelled training positions from games in every rule set.")
+    p.add_argument("--positions", type=int, default=100000, help="how many positions to write")
+    p.add_argument("--out", default="build/nnue/positions.tsv", help="the file to write")
+    p.add_argument("--seed", type=int, default=1, help="the seed of every random choice")
+    p.add_argument("--depth", type=int, default=8, help="Stockfish's search depth per position")
+    p.add_argument("--player-nodes", type=int, default=100,
+                   help="micro960's nodes a move where it plays (chess480, LRS)")
+    p.add_argument("--random-plies-min", type=int, default=2, help="fewest random opening plies")
+    p.add_argument("--random-plies-max", type=int, default=12, help="most random opening plies")
+    p.add_argument("--max-plies", type=int, default=200, help="a game's length before adjudication")
+    p.add_argument("--keep", type=float, default=0.5,
+                   help="the chance a quiet position is kept (below 1: fewer, less alike)")
+    p.add_argument("--clamp", type=int, default=3000, help="scores are clamped to +-this (cp)")
+    p.add_argument("--rules", type=rules_list, default=None,
+                   help="only these rule sets, comma-separated (default: all, weighted)")
+    p.add_argument("--jobs", type=int, default=1, help="games played at once (one Stockfish each)")
+    p.add_argument("--stockfish", default=STOCKFISH, help="the Stockfish program")
+    return p
+
+
+def main(argv=None):
+    args = build_parser().parse_args(argv)
+    if args.positions < 1 or args.depth < 1 or args.jobs < 1:
+        sys.exit("generate: --positions, --depth and --jobs must be at least 1")
+    if not 0 < args.keep <= 1:
+        sys.exit("generate: --keep must be in (0, 1]")
+    out_path = Path(args.out)
+    out_path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = out_path.with_suffix(out_path.suffix + ".part")
+    with open(tmp, "w") as out:
+        generate(args, out, say=lambda line: print(line, file=sys.stderr, flush=True))
+    tmp.replace(out_path)  # a stopped run leaves no half file under the real name
+
+
+if __name__ == "__main__":
+    main()

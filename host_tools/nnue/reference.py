@@ -1,0 +1,178 @@
+"""The network's integer arithmetic, defined once: the firmware must give
+the same score as `evaluate` here, to the bit.
+
+Pure Python, integers only, no numpy: it reads a weights file (see FORMAT)
+and scores a FEN.
+
+The network ("(768 -> N) x 2 -> 1"):
+
+- Inputs: one per (colour, piece type, square), seen from one side, the
+  "perspective": from White's, a white knight on g1 is input
+  0*384 + 1*64 + 6; from Black's the board is turned upside down (rank r
+  becomes 9 - r) and the colours swap, so a black knight on g8 is the same
+  input for Black. Both perspectives share one weight matrix, so a position
+  and its colour-flipped mirror score the same by construction.
+- Two accumulators of N int16 values: the side to move's and the other
+  side's, each the bias plus the weight rows of its active inputs. (Make and
+  unmake update them by adding and subtracting rows, the point of it all.)
+- Clipped ReLU: each accumulator value clamped to 0..QA.
+- Output: a dot product of the side to move's N clamped values, then the
+  other side's, with the 2N output weights of the position's bucket, plus
+  that bucket's bias; divided by QA * QB (floor division, as Python's and
+  MicroPython's `//`) to give centipawns from the side to move's view.
+- Buckets: the output weights may come in B sets chosen by how many pieces
+  (kings included) are on the board: bucket = min(B - 1, (pieces - 2) * B // 30).
+
+Ranges, so that 16- and 32-bit arithmetic cannot overflow (the trainer
+clips its float weights to keep them): an accumulator is at most 35 rows of
+|w| <= 3.5 * QA = 892 (32 pieces, the bias, and a row in flight during a
+move), under 32,767; the output sum is at most 2N * QA * 32,767 plus the
+bias, under 2**30 for N <= 64 (a MicroPython small int on a 32-bit Pico).
+"""
+import struct
+
+try:
+    from binascii import crc32
+except ImportError:  # pragma: no cover - every CPython has it
+    from zlib import crc32
+
+MAGIC = b"M9NN"
+VERSION = 1
+INPUTS = 768
+# magic, version, inputs, hidden N, buckets, QA, QB, reserved
+HEADER = struct.Struct("<4sHHHHHHH")
+PIECES = "pnbrqk"
+
+FORMAT = """\
+weights file, little-endian:
+  header  magic 'M9NN', u16 version (1), u16 inputs (768), u16 N, u16 buckets,
+          u16 QA, u16 QB, u16 reserved (0)
+  W1      int16[768][N]      first layer, one row of N per input
+  b1      int16[N]           first layer bias
+  W2      int16[buckets][2N] output weights: side to move's N, then the other side's
+  b2      int32[buckets]     output bias
+  crc     u32 CRC-32 of everything before it
+"""
+
+
+class Weights:
+    """A network's integer weights, as read from or written to a file."""
+
+    def __init__(self, hidden, buckets, qa, qb, w1, b1, w2, b2):
+        self.hidden = hidden
+        self.buckets = buckets
+        self.qa = qa
+        self.qb = qb
+        self.w1 = w1  # INPUTS * hidden ints, row by row
+        self.b1 = b1
+        self.w2 = w2  # buckets * 2 * hidden ints
+        self.b2 = b2
+
+
+def payload_size(hidden, buckets):
+    return 2 * INPUTS * hidden + 2 * hidden + 2 * 2 * hidden * buckets + 4 * buckets
+
+
+def to_bytes(weights):
+    """The weights as a file's bytes, header and checksum included."""
+    n, b = weights.hidden, weights.buckets
+    data = HEADER.pack(MAGIC, VERSION, INPUTS, n, b, weights.qa, weights.qb, 0)
+    data += struct.pack("<%dh" % (INPUTS * n), *weights.w1)
+    data += struct.pack("<%dh" % n, *weights.b1)
+    data += struct.pack("<%dh" % (2 * n * b), *weights.w2)
+    data += struct.pack("<%di" % b, *weights.b2)
+    return data + struct.pack("<I", crc32(data) & 0xFFFFFFFF)
+
+
+def from_bytes(data, name="weights"):
+    """Read a weights file's bytes; ValueError saying what is wrong with it."""
+    if len(data) < HEADER.size + 4:
+        raise ValueError("%s: %d bytes is too short for a weights file" % (name, len(data)))
+    magic, version, inputs, n, b, qa, qb, _ = HEADER.unpack_from(data, 0)
+    if magic != MAGIC:
+        raise ValueError("%s: not a micro960 weights file (magic %r)" % (name, magic))
+    if version != VERSION or inputs != INPUTS:
+        raise ValueError("%s: version %d with %d inputs; this reads version %d with %d" % (
+            name, version, inputs, VERSION, INPUTS))
+    if not (n and b and qa and qb):
+        raise ValueError("%s: N, buckets, QA and QB must not be 0" % name)
+    size = HEADER.size + payload_size(n, b) + 4
+    if len(data) != size:
+        raise ValueError("%s: %d bytes where N=%d, %d buckets need %d (truncated or padded)" % (
+            name, len(data), n, b, size))
+    (stored,) = struct.unpack_from("<I", data, size - 4)
+    if crc32(data[:size - 4]) & 0xFFFFFFFF != stored:
+        raise ValueError("%s: checksum mismatch (the file is corrupted)" % name)
+    at = HEADER.size
+    w1 = struct.unpack_from("<%dh" % (INPUTS * n), data, at)
+    at += 2 * INPUTS * n
+    b1 = struct.unpack_from("<%dh" % n, data, at)
+    at += 2 * n
+    w2 = struct.unpack_from("<%dh" % (2 * n * b), data, at)
+    at += 4 * n * b
+    b2 = struct.unpack_from("<%di" % b, data, at)
+    return Weights(n, b, qa, qb, w1, b1, w2, b2)
+
+
+def read(path):
+    with open(path, "rb") as f:
+        return from_bytes(f.read(), str(path))
+
+
+def features(fen):
+    """(side to move's inputs, other side's inputs, pieces on the board) of a FEN."""
+    fields = fen.split()
+    white_to_move = fields[1] == "w" if len(fields) > 1 else True
+    white, black = [], []
+    rank = 7
+    file = 0
+    for c in fields[0]:
+        if c == "/":
+            rank -= 1
+            file = 0
+        elif c.isdigit():
+            file += int(c)
+        else:
+            kind = PIECES.index(c.lower())
+            colour = 0 if c.isupper() else 1
+            square = rank * 8 + file
+            white.append(colour * 384 + kind * 64 + square)
+            black.append((1 - colour) * 384 + kind * 64 + (square ^ 56))  # upside down
+            file += 1
+    if white_to_move:
+        return white, black, len(white)
+    return black, white, len(white)
+
+
+def bucket_of(pieces, buckets):
+    return min(buckets - 1, max(0, pieces - 2) * buckets // 30)
+
+
+def evaluate(weights, fen):
+    """The network's score of `fen` in centipawns, from the side to move's view."""
+    n = weights.hidden
+    qa = weights.qa
+    w1 = weights.w1
+    ours, theirs, pieces = features(fen)
+    bucket = bucket_of(pieces, weights.buckets)
+    w2 = weights.w2
+    base = bucket * 2 * n
+    out = weights.b2[bucket]
+    for half, inputs in ((0, ours), (n, theirs)):
+        for j in range(n):
+            acc = weights.b1[j]
+            for i in inputs:
+                acc += w1[i * n + j]
+            acc = 0 if acc < 0 else (qa if acc > qa else acc)  # clipped ReLU
+            out += acc * w2[base + half + j]
+    return out // (qa * weights.qb)
+
+
+def mirror(fen):
+    """The colour-flipped mirror of a FEN's board and side to move (the
+    position with White and Black swapped); castling and en passant dropped."""
+    fields = fen.split()
+    ranks = fields[0].split("/")
+    board = "/".join(rank.swapcase() for rank in reversed(ranks))
+    side = "b" if fields[1] == "w" else "w"
+    return "%s %s - - 0 1" % (board, side)

@@ -1,0 +1,71 @@
+"""How close a weights file's integer scores come to Stockfish's labels on
+the held-back games (the data file's last --validation, as train.py holds
+them back), beside micro960's hand-written evaluation on the same positions.
+
+    python -m host_tools.nnue.validate --weights host_tools/nnue/micro960.nnue \
+        --data build/nnue/positions.tsv
+"""
+import argparse
+import math
+import sys
+
+from . import reference
+from .generate import FIRMWARE  # noqa: F401 (puts firmware/ on sys.path)
+
+
+def held_back(path, fraction):
+    lines = [line.rstrip("\n").split("\t") for line in open(path)]
+    return lines[len(lines) - int(len(lines) * fraction):]
+
+
+def hand_written(fen, rules):
+    from micro960.evaluate import evaluate
+    from micro960.position import Position
+    from micro960.rules import Rules
+    pos = Position()
+    Rules(rules).apply(pos)
+    pos.set_fen(fen)
+    return evaluate(pos)
+
+
+def win_chance(cp, k):
+    return 1 / (1 + math.exp(-cp / k))
+
+
+def report(name, scores, labels, k):
+    """One line: mean |score - label| in cp, and the squared error of win chances."""
+    n = len(labels)
+    error = sum(abs(s - t) for s, t in zip(scores, labels)) / n
+    loss = sum((win_chance(s, k) - win_chance(t, k)) ** 2 for s, t in zip(scores, labels)) / n
+    return "%-24s |score - Stockfish| %5.0f cp, win-chance loss %.5f" % (name, error, loss)
+
+
+def build_parser():
+    p = argparse.ArgumentParser(prog="python -m host_tools.nnue.validate",
+                                description="The network and the hand-written evaluation against Stockfish.")
+    p.add_argument("--weights", default="host_tools/nnue/micro960.nnue", help="the weights file")
+    p.add_argument("--data", default="build/nnue/positions.tsv", help="generate.py's file")
+    p.add_argument("--validation", type=float, default=0.05, help="the share held back, as in training")
+    p.add_argument("--k", type=float, default=400.0, help="the sigmoid's scale in centipawns")
+    return p
+
+
+def main(argv=None):
+    args = build_parser().parse_args(argv)
+    try:
+        weights = reference.read(args.weights)
+        lines = held_back(args.data, args.validation)
+    except (OSError, ValueError) as e:
+        sys.exit("validate: %s" % e)
+    if not lines:
+        sys.exit("validate: no positions held back")
+    labels = [int(score) for _, score, _, _ in lines]
+    print("%d positions held back" % len(lines))
+    print(report("network", [reference.evaluate(weights, fen) for fen, _, _, _ in lines],
+                 labels, args.k))
+    print(report("hand-written evaluate.py", [hand_written(fen, rules) for fen, _, _, rules in lines],
+                 labels, args.k))
+
+
+if __name__ == "__main__":
+    main()

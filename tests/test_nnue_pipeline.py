@@ -1,0 +1,255 @@
+"""The network's host-side pipeline on a tiny sample: generate -> train ->
+export -> the integer reference (host_tools/nnue/).
+
+It plays real games in every rule set, labels them with the real Stockfish,
+trains with numpy (requirements-train.txt, which `make test` installs) and
+reads the weights file back as the firmware will have to.
+"""
+import pytest
+
+from conftest import need_tool, tool_missing
+
+try:
+    import numpy as np
+except ImportError:  # `make test` installs it (requirements-train.txt)
+    np = None
+
+from host_tools.nnue import reference
+
+RULES = ("chess960", "classical", "double960", "shuffle", "chess480", "transcendental", "lrs")
+
+# Positions of every kind, scored by both networks: start positions,
+# middlegames, endgames, Black to move, pieces missing.
+FIXED = (
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+    "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1",
+    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+    "nrbkqbrn/pp1ppppp/8/2p5/4P3/5N2/PPPP1PPP/NRBKQB1R b KQkq - 1 2",
+    "1k1r4/pp1b1R2/3q2pp/4p3/2B5/4Q3/PPP2B2/2K5 b - - 0 1",
+    "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+    "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1",
+    "8/8/8/2k5/8/8/8/3QK3 w - - 0 1",
+    "8/8/8/2k5/8/8/8/3QK3 b - - 0 1",
+)
+
+
+@pytest.fixture(scope="module")
+def pipeline(tmp_path_factory):
+    """Run the whole pipeline once on a few hundred positions."""
+    if np is None:
+        tool_missing("numpy is not installed (pip install -r requirements-train.txt)")
+    stockfish = need_tool("stockfish")
+    from host_tools.nnue import export, generate, train
+    folder = tmp_path_factory.mktemp("nnue")
+    data = folder / "positions.tsv"
+    # Short games at a low depth: many games, so every rule set comes up.
+    generate.main(["--positions", "400", "--depth", "3", "--seed", "7", "--player-nodes", "30",
+                   "--max-plies", "40", "--keep", "0.25", "--stockfish", stockfish, "--out", str(data)])
+    positions = train.load_positions(data, 1)
+    net, history = train.train(positions, hidden=16, epochs=6, batch=64, lr=5e-3, lam=0.7,
+                               validation=0.1, seed=3, say=lambda line: None)
+    model = folder / "float.npz"
+    net.save(model)
+    weights_path = folder / "micro960.nnue"
+    weights, size = export.export(model, weights_path)
+    return {"data": data, "net": train.load_network(model), "history": history,
+            "path": weights_path, "weights": weights, "size": size, "train": train,
+            "generate": generate, "stockfish": stockfish}
+
+
+def data_lines(pipeline):
+    return [line.rstrip("\n").split("\t") for line in open(pipeline["data"])]
+
+
+def test_generator_writes_labelled_quiet_positions_of_every_rule_set(pipeline):
+    import chess
+    lines = data_lines(pipeline)
+    assert len(lines) == 400
+    assert {rules for _, _, _, rules in lines} == set(RULES)
+    for fen, score, result, rules in lines:
+        assert -3000 <= int(score) <= 3000
+        assert result in ("0", "0.5", "1")
+        if rules != "lrs":
+            board = chess.Board(fen, chess960=True)
+            assert board.is_valid() and not board.is_check(), fen
+
+
+def test_generator_is_reproducible_from_its_seed(pipeline, tmp_path):
+    args = ["--positions", "40", "--depth", "3", "--seed", "11", "--player-nodes", "30",
+            "--max-plies", "40", "--stockfish", pipeline["stockfish"]]
+    pipeline["generate"].main(args + ["--out", str(tmp_path / "a.tsv")])
+    pipeline["generate"].main(args + ["--jobs", "2", "--out", str(tmp_path / "b.tsv")])
+    assert (tmp_path / "a.tsv").read_text() == (tmp_path / "b.tsv").read_text()
+
+
+def test_lrs_positions_stockfish_cannot_read_are_not_labelled(pipeline):
+    from micro960.game import Game
+    generate = pipeline["generate"]
+    # White's king stands in check with Black to move: legal in LRS (Black
+    # may take it), not in chess.
+    game = Game("lrs", "4k3/8/8/8/8/8/4r3/4K3 b - - 0 1")
+    assert generate.stockfish_fen(game) is None
+    game = Game("lrs", "4k3/8/8/8/8/8/4r3/8 w - - 0 1")  # White's king is gone
+    assert generate.stockfish_fen(game) is None
+    game = Game("lrs", "4k3/8/8/8/8/8/3r4/4K3 w - - 0 1")
+    assert generate.stockfish_fen(game) == "4k3/8/8/8/8/8/3r4/4K3 w - - 0 1"
+    # Chess480 castles its own way: Stockfish gets no castling rights.
+    game = Game("chess480", number=518)
+    assert generate.stockfish_fen(game).split()[2] == "-"
+
+
+def test_training_reduces_the_loss(pipeline):
+    history = pipeline["history"]
+    first, last = history[0], history[-1]
+    # The training loss; the validation part here is the last game or two
+    # (held back whole), too few to say anything either way.
+    assert last[1] < 0.8 * first[1]
+    assert all(later[1] < earlier[1] for earlier, later in zip(history[:3], history[1:4]))
+
+
+def test_weights_file_round_trips_with_its_checksum(pipeline):
+    data = pipeline["path"].read_bytes()
+    assert len(data) == pipeline["size"] == reference.HEADER.size + \
+        reference.payload_size(16, 1) + 4
+    back = reference.from_bytes(data)
+    mine = pipeline["weights"]
+    assert (back.hidden, back.buckets, back.qa, back.qb) == (16, 1, 255, 32)
+    assert list(back.w1) == list(mine.w1) and list(back.b1) == list(mine.b1)
+    assert list(back.w2) == list(mine.w2) and list(back.b2) == list(mine.b2)
+    assert reference.to_bytes(back) == data
+
+
+@pytest.mark.parametrize("damage, message", [
+    (lambda d: d[:len(d) // 2], "truncated"),
+    (lambda d: d[:-1], "truncated"),
+    (lambda d: d + b"\0", "truncated"),
+    (lambda d: d[:100] + bytes([d[100] ^ 1]) + d[101:], "checksum"),
+    (lambda d: d[:-2] + bytes([d[-2] ^ 0x80, d[-1]]), "checksum"),
+    (lambda d: b"XXXX" + d[4:], "not a micro960 weights file"),
+    (lambda d: d[:4] + b"\x02\x00" + d[6:], "version 2"),
+    (lambda d: b"", "too short"),
+])
+def test_a_damaged_weights_file_is_refused(pipeline, tmp_path, damage, message):
+    path = tmp_path / "bad.nnue"
+    path.write_bytes(damage(pipeline["path"].read_bytes()))
+    with pytest.raises(ValueError, match=message):
+        reference.read(path)
+
+
+def float_scores(pipeline, fens, net=None):
+    train = pipeline["train"]
+    return (net or pipeline["net"]).centipawns(*train.fen_inputs(fens, 1)).astype(np.float64)
+
+
+def fixed_positions(pipeline):
+    return list(FIXED) + [fen for fen, _, _, _ in data_lines(pipeline)[::10]]
+
+
+def test_integer_reference_is_the_float_network_on_its_quantized_weights(pipeline):
+    """The integer arithmetic computes exactly the network: run in floats on
+    the very same (dequantized) weights it gives the same centipawns, but
+    for the final floor division."""
+    w = reference.read(pipeline["path"])
+    net = pipeline["train"].Network(w.hidden, w.buckets, np.random.default_rng(0))
+    scale = pipeline["train"].SCALE
+    net.params["w1"][:reference.INPUTS] = np.array(w.w1).reshape(-1, w.hidden) / w.qa
+    net.params["b1"][...] = np.array(w.b1) / w.qa
+    net.params["w2"][...] = np.array(w.w2).reshape(w.buckets, -1) / (scale * w.qb)
+    net.params["b2"][...] = np.array(w.b2) / (scale * w.qa * w.qb)
+    fens = fixed_positions(pipeline)
+    exact = float_scores(pipeline, fens, net)
+    for fen, x in zip(fens, exact):
+        assert -0.01 < x - reference.evaluate(w, fen) < 1.01, fen
+
+
+def test_integer_reference_is_the_trained_network_within_quantization_error(pipeline):
+    w = reference.read(pipeline["path"])
+    fens = fixed_positions(pipeline)
+    trained = float_scores(pipeline, fens)
+    errors = np.array([reference.evaluate(w, fen) for fen in fens]) - trained
+    # Rounding: half a unit of 1/255 in up to 33 accumulator terms and half
+    # of 1/32 cp in each output weight, then the floor (up to 1 cp).
+    assert np.abs(errors).max() <= 6
+    assert np.abs(errors).mean() <= 2
+
+
+def test_a_position_scores_the_same_as_its_colour_flipped_mirror(pipeline):
+    w = reference.read(pipeline["path"])
+    fens = fixed_positions(pipeline)
+    mirrors = [reference.mirror(fen) for fen in fens]
+    assert reference.mirror(FIXED[7]) == "3qk3/8/8/8/2K5/8/8/8 b - - 0 1"
+    for fen, flipped in zip(fens, mirrors):
+        assert reference.evaluate(w, fen) == reference.evaluate(w, flipped), fen
+    assert np.allclose(float_scores(pipeline, fens), float_scores(pipeline, mirrors), atol=1e-3)
+
+
+def test_features_see_each_side_from_its_own_side():
+    # White's knight on g1 for White is Black's knight on g8 for Black.
+    ours, theirs, pieces = reference.features("k5n1/8/8/8/8/8/8/K5N1 w - - 0 1")
+    assert pieces == 4
+    assert 0 * 384 + 1 * 64 + 6 in ours  # our knight, g1
+    assert 1 * 384 + 1 * 64 + 62 in ours  # their knight, g8
+    ours_b, theirs_b, _ = reference.features("k5n1/8/8/8/8/8/8/K5N1 b - - 0 1")
+    assert sorted(ours_b) == sorted(theirs) and sorted(theirs_b) == sorted(ours)
+    assert sorted(ours_b) == sorted(ours)  # the position is its own mirror
+
+
+def test_reference_scores_by_hand_made_weights():
+    """The arithmetic on weights small enough to follow by hand: N=1, the
+    clamp at both ends, the floor division."""
+    queen = 4 * 64  # "pnbrqk": the queen is piece type 4
+    w1 = [0] * reference.INPUTS
+    w1[queen + 3] = 300  # our queen on d1
+    w1[384 + queen + 59] = -50  # their queen on d8
+    weights = reference.Weights(1, 1, 255, 32, w1, [10], [64, -96], [-40801])
+    fen = "4k3/8/8/8/8/8/8/3QK3 %s - - 0 1"
+    # White to move: White's accumulator 10 + 300 clamps to 255; Black's
+    # sees the white queen as their queen on d8: 10 - 50 clamps to 0.
+    # 255 * 64 + 0 * -96 - 40801 = -24481, and -24481 // (255 * 32) = -4.
+    assert reference.evaluate(weights, fen % "w") == -4
+    # Black to move: the side to move's (Black's) is 0, the other's 255:
+    # 0 * 64 + 255 * -96 - 40801 = -65281, // 8160 = -9.
+    assert reference.evaluate(weights, fen % "b") == -9
+
+
+def test_more_buckets_pick_output_weights_by_material():
+    assert [reference.bucket_of(p, 4) for p in (2, 9, 10, 17, 24, 31, 32)] == [0, 0, 1, 2, 2, 3, 3]
+    assert reference.bucket_of(32, 1) == 0
+
+
+def test_a_queen_up_scores_above_a_queen_down():
+    """Not for the tiny network (too little data to learn values): for the
+    committed weights, when present."""
+    from pathlib import Path
+    path = Path(__file__).resolve().parent.parent / "host_tools" / "nnue" / "micro960.nnue"
+    if not path.exists():
+        pytest.skip("no committed weights yet")
+    w = reference.read(path)
+    up = "rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+    assert reference.evaluate(w, up) > 500
+    assert reference.evaluate(w, reference.mirror(up)) == reference.evaluate(w, up)
+    assert reference.evaluate(w, up.replace(" w ", " b ")) < -500
+
+
+def test_every_option_of_the_pipeline_is_in_its_readme():
+    """As tests/test_help_texts.py holds for the micro960 command."""
+    from pathlib import Path
+    if np is None:
+        tool_missing("numpy is not installed (pip install -r requirements-train.txt)")
+    from host_tools.nnue import export, generate, train, validate
+    readme = (Path(reference.__file__).parent / "README.md").read_text()
+    for module in (generate, train, export, validate):
+        options = {option for action in module.build_parser()._actions
+                   for option in action.option_strings if option.startswith("--")}
+        assert options - {"--help"}, module
+        assert not [o for o in sorted(options) if o not in readme and o != "--help"], module
+
+
+def test_validate_compares_the_network_and_the_hand_written_evaluation(pipeline, capsys):
+    from host_tools.nnue import validate
+    validate.main(["--weights", str(pipeline["path"]), "--data", str(pipeline["data"]),
+                   "--validation", "0.25"])
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "100 positions held back"
+    assert lines[1].startswith("network ") and lines[2].startswith("hand-written evaluate.py ")
+    assert all("cp, win-chance loss 0.0" in line for line in lines[1:])
