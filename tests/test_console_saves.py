@@ -29,7 +29,7 @@ def test_a_game_is_taken_up_where_it_stopped_and_archived_when_it_ends(tmp_path)
     # The power goes; at the next start the game comes back.
     again, resumed = console(tmp_path, said)
     assert resumed and again.game.pos.fen() == fen
-    assert any(line.startswith("Resuming your saved game (3 moves") for line in said)
+    assert any(line.startswith("Resuming your saved game (2 moves") for line in said)  # 2. g4
     again.handle("Qh4#")
     assert (tmp_path / "games.pgn").read_text().count("[Result \"0-1\"]") == 1
     # The summary says where it went, after the game's PGN.
@@ -50,7 +50,7 @@ def test_micro960_play_keeps_its_game_between_runs(tmp_path):
                    env=env, timeout=60, check=True)
     result = subprocess.run(play, input="fen\nquit\n", text=True, capture_output=True,
                             cwd=REPO, env=env, timeout=60, check=True)
-    assert "Resuming your saved game (2 moves played)" in result.stdout
+    assert "Resuming your saved game (1 move played)" in result.stdout  # 1. e4 e5
     assert "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e6 0 2" in result.stdout \
         or "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2" in result.stdout
 

@@ -55,6 +55,7 @@ class Console:
         self.now = ticks_ms  # the clocks' time (ms)
         self.pondering = True  # think on the person's time (pondering.py)
         self.expected = None  # (game, plies, move): the reply the engine expects
+        self.said = None  # (score, line) of the last thinking line shown
         self.forget()
 
     # ---------------------------------------------------------------- input
@@ -115,6 +116,14 @@ class Console:
             game.settings += " time %d" % self.limits.movetime
         if not self.pondering:
             game.settings += " ponder off"
+        for name in ("unicode", "color", "flipped"):  # how the board is drawn
+            if getattr(self, name):
+                game.settings += " %s on" % name
+        if self.setup:  # the placements so far, to take the set-up phase up again
+            game.settings += " setup " + self.setup.placements()
+        if game.date is None:
+            from .storage import today
+            game.date = today()
         text = game.save_text()
         if text == self.kept:
             return
@@ -168,19 +177,27 @@ class Console:
     def reply(self):
         """If it is the engine's turn, think and play."""
         game = self.game
-        if game.pos.side != self.engine_side or game.result() != UNDECIDED:
+        if self.setup or game.pos.side != self.engine_side or game.result() != UNDECIDED:
             return
-        try:
-            move, self.engine_score = self.engine.think(game, self._limits())
-        except KeyboardInterrupt:
-            # Ctrl-C stops the search, not the program: the engine plays the
-            # best move it has (the moves it was trying are taken back first).
-            game.rebuild()
-            moves = game.legal_moves()
-            move = self.engine.best if self.engine.best in moves else moves[0] if moves else 0
+        move, self.engine_score = self.think(self._limits())
+        if self.engine_score is None:
             self.out("Stopped: the engine plays the best move it has found.")
         if move:
             self.answer(move)
+
+    def think(self, limits):
+        """The engine's (move, score) for the position; Ctrl-C stops the
+        search, not the program: then the best move found so far, score None
+        (the moves it was trying are taken back first)."""
+        game = self.game
+        self.said = None
+        try:
+            return self.engine.think(game, limits)
+        except KeyboardInterrupt:
+            game.rebuild()
+            moves = game.legal_moves()
+            best = self.engine.best
+            return (best if best in moves else moves[0] if moves else 0), None
 
     def answer(self, move):
         """Play the engine's move, and remember the reply it expects."""
@@ -233,7 +250,7 @@ class Console:
             self.running = False
         elif word not in ("", "stop"):
             self.out("error: %r was typed while the engine thought; type it again now"
-                     % line.strip()[:MAX_LINE])
+                     % line.strip()[:MAX_LINE].replace("\x1a", "?"))  # as it was echoed
             return False
         return True
 
@@ -279,12 +296,17 @@ class Console:
         return known[2]
 
     def _thinking(self, depth, seldepth, score, nodes, ms, pv):
-        """One line per finished search depth: depth, score, nodes, time, best
-        line, and on a clock the time the engine has left."""
+        """A line for each finished search depth that changed the score or
+        the best line: depth, score, nodes, time, best line, and on a clock
+        the time the engine has left. (A mate found early is not repeated at
+        every depth after.)"""
         clock = self.game.clock
+        said = (score, " ".join(san_line(self.game.pos, pv)))
+        if said == self.said:
+            return
+        self.said = said
         self.out("  depth %d  %s  %d nodes  %d.%d s  %s%s" % (
-            depth, _score_text(score), nodes, ms // 1000, ms % 1000 // 100,
-            " ".join(san_line(self.game.pos, pv)),
+            depth, _score_text(score), nodes, ms // 1000, ms % 1000 // 100, said[1],
             "  (clock %s)" % clock.left_text(self.game.pos.side) if clock else ""))
 
     def announce(self):
@@ -307,13 +329,17 @@ class Console:
 
     # --------------------------------------------------------------- board
 
-    def show_board(self):
-        if self.setup:  # the back ranks so far
-            for line in board_lines(self.setup.view(), self.unicode, self.flipped,
+    def show_board(self, game=None):
+        """The board (of `game`, else the game's), turned round when the
+        person plays Black unless flipped back."""
+        flipped = self.flipped != (self.engine_side == WHITE)
+        if self.setup:  # the back ranks so far, and who places what
+            for line in board_lines(self.setup.view(), self.unicode, flipped,
                                     self.color)[:-1]:
                 self.out(line)
+            self.out(self.setup.next_text())
             return
-        for line in board_lines(self.game, self.unicode, self.flipped, self.color,
+        for line in board_lines(game or self.game, self.unicode, flipped, self.color,
                                 self.last_move_text()):
             self.out(line)
         if self.game.clock:

@@ -35,9 +35,7 @@ def summary(console):
 
 
 def cmd_board(console, args):
-    console.show_board()
-    if console.setup:
-        console.out(console.setup.next_text())
+    console.show_board()  # in a set-up phase, with who places what next
 
 
 def cmd_resign(console, args):
@@ -55,9 +53,11 @@ def cmd_new(console, args):
     fen = None
     numbers = ()
     word = args[0].lower() if args else "random"
-    if word == "setup" and len(args) == 1:
+    if word == "setup":
+        if len(args) > 1:
+            raise ValueError("new setup takes nothing after it, not %r" % " ".join(args[1:]))
         from .console_setup import SetUpPhase  # loaded only when asked for
-        console.setup = SetUpPhase(console, rules)
+        SetUpPhase(console, rules)
         return
     from .startpos import backrank, setup_number, setup_numbers, sp_from_dice
     if word == "fen":
@@ -72,7 +72,7 @@ def cmd_new(console, args):
     elif word != "random" or len(args) > 1:
         numbers = setup_numbers(rules, args)
     game = Game(rules, fen, *numbers)  # raises before the old game is touched
-    _begin(console, game)
+    begin_game(console, game)
     console.out("New %s game. %s" % (rules.name, setup_text(game)))
     console.show_board()
     console.announce()
@@ -81,12 +81,12 @@ def cmd_new(console, args):
 def cmd_rules(console, args):
     if len(args) != 1:
         raise ValueError("rules needs one of: " + " ".join(NAMES))
-    _begin(console, Game(Rules(args[0].lower())))  # raises before the old game is touched
+    begin_game(console, Game(Rules(args[0].lower())))  # raises before the old game is touched
     console.out("Rules: %s. %s" % (console.game.rules.name, setup_text(console.game)))
     console.show_board()
 
 
-def _begin(console, game):
+def begin_game(console, game):
     """Play `game` from now on, on a clock like the last game's if it had one."""
     old = console.game.clock
     if old:
@@ -110,8 +110,7 @@ def cmd_clock(console, args):
     elif args:
         raise ValueError("clock takes one time control (15+10, 5, 40/90+30) or off")
     console.out(game.clock.line() if game.clock else
-                "No clock: the engine thinks %s seconds a move." %
-                _seconds_text(console.limits.movetime))
+                "No clock: the engine thinks %s a move." % _seconds(console.limits.movetime))
 
 
 def cmd_flip(console, args):
@@ -196,8 +195,9 @@ def cmd_hint(console, args):
     if console._may_ponder():  # the reply it expects: no need to think again
         console.out("Hint: %s (micro960 expects it)" % san(game.pos, console.expected[2]))
         return
-    move, score = console.engine.think(game, console.limits)
-    console.out("Hint: %s (%s)" % (san(game.pos, move), _score_text(score)))
+    move, score = console.think(console.limits)  # Ctrl-C: the best move so far
+    if move:
+        console.out("Hint: %s (%s)" % (san(game.pos, move), _said_score(score)))
 
 
 def cmd_analyze(console, args):
@@ -208,9 +208,14 @@ def cmd_analyze(console, args):
     if console.input:
         console.out("Analysing; press Enter to stop.")
     limits = Limits(infinite=True) if console.input else console.limits
-    move, score = console.engine.think(game, limits)
+    move, score = console.think(limits)  # Ctrl-C stops it too
     if move:
-        console.out("Best: %s (%s)" % (san(game.pos, move), _score_text(score)))
+        console.out("Best: %s (%s)" % (san(game.pos, move), _said_score(score)))
+
+
+def _said_score(score):
+    """The score as the console says it; None: the search was stopped by Ctrl-C."""
+    return "stopped by Ctrl-C" if score is None else _score_text(score)
 
 
 def cmd_ponder(console, args):
@@ -275,8 +280,10 @@ def cmd_accept(console, args):
     console.announce()
 
 
-def resume(console, store):
-    """Keep games in `store`; take up a saved unfinished game. True if one was."""
+def resume(console, store, quiet=False):
+    """Keep games in `store`; take up a saved unfinished game (or set-up
+    phase). True if one was. `quiet`: the side and level are not said yet
+    (play.py says them once its options are applied)."""
     console.store = store
     saved = store.unfinished()
     if saved is None:
@@ -285,32 +292,64 @@ def resume(console, store):
         return False
     console.game = saved
     console.kept = saved.save_text()
-    _take_settings(console, saved.settings)
+    placed = _take_settings(console, saved.settings)
     if saved.clock:
         saved.clock.now = console.now
-    console._start_clock()
-    plies = len(saved.moves)
-    console.out("Resuming your saved game (%d move%s played); type new for a new game."
-                % (plies, "" if plies == 1 else "s"))
+    if placed is not None:
+        from .console_setup import SetUpPhase
+        SetUpPhase(console, saved.rules, placed)
+        console.out("Resuming your set-up phase (%s, %d placed); type new for a new game."
+                    % (saved.rules.name, len(placed)))
+    else:
+        console._start_clock()
+        console.out("Resuming your saved game (%s); type new for a new game."
+                    % moves_played(console))
+        console.out("%s game. %s" % (saved.rules.name, setup_text(saved)))
+    if not quiet:
+        say_settings(console)
     return True
 
 
+def moves_played(console):
+    """`12 moves played`, counted as a chess player counts them (not plies)."""
+    last = console.last_move_text()  # 12. Nf3 or 12...Nf6
+    if not last:
+        return "no move played yet"
+    count = int(last.split(".")[0]) - int(console.game.start_fen.split()[5]) + 1
+    return "%d move%s played" % (count, "" if count == 1 else "s")
+
+
+def say_settings(console):
+    """Who plays what, the level and the engine's time."""
+    _say_sides(console)
+    clock = console.game.clock
+    console.out("Level %d; %s." % (console.engine.skill, "clock " + clock.control if clock else
+                                   "the engine thinks %s a move"
+                                   % _seconds(console.limits.movetime)))
+
+
 def _take_settings(console, text):
-    """Side, level and time as a saved game had them (see keep)."""
+    """Side, level, time and the board's look as a saved game had them (see
+    Console.keep); the set-up phase's placements, or None."""
     words = text.split()
+    placed = None
     try:
         for name, value in zip(words[::2], words[1::2]):
             if name == "engine":
                 console.engine_side = ENGINE_SIDES.index(value) * 8 or None
             elif name == "level":
-                cmd_level(console, [value])
+                cmd_level(console, [value], quiet=True)
             elif name == "time":
                 cmd_time(console, [str(int(value) / 1000)], quiet=True)
             elif name == "ponder":
                 console.pondering = value == "on"
+            elif name in ("unicode", "color", "flipped"):
+                setattr(console, name, value == "on")
+            elif name == "setup":
+                placed = value[1:]
     except ValueError:
         console.out("warning: the saved settings are damaged; some are the defaults")
-    _say_sides(console)
+    return placed
 
 
 def _say_sides(console):
@@ -320,33 +359,43 @@ def _say_sides(console):
                 if side else "Two players: the engine moves only when you type go.")
 
 
-def cmd_level(console, args):
+def cmd_level(console, args, quiet=False):
     if args:
         level = _int(args[0], "level")
         if not 0 <= level <= 20:
             raise ValueError("levels run from 0 (weakest) to 20 (strongest)")
         console.engine.skill = level
-    console.out("Level %d." % console.engine.skill)
+    if not quiet:
+        console.out("Level %d." % console.engine.skill)
 
 
 def cmd_time(console, args, quiet=False):
+    clock = console.game.clock
     if args:
         try:
-            ms = int(float(args[0]) * 1000)
+            seconds = float(args[0])
         except ValueError:
             raise ValueError("time takes seconds, e.g. time 5 or time 0.5, not %r" % args[0])
-        if not 100 <= ms <= 3600000:
+        if not 0.1 <= seconds <= 3600:  # (nor inf, nor nan: it cannot be a whole ms)
             raise ValueError("the engine thinks 0.1 to 3600 seconds a move")
-        console.limits = Limits(movetime=ms)
-        if not quiet:
-            console.game.clock = None  # a time a move instead of a clock
+        console.limits = Limits(movetime=int(seconds * 1000))
+        if quiet:
+            return
+        console.game.clock = None  # a time a move instead of a clock
+    elif clock:  # the clock rules the engine's time, not `time`
+        console.out("%s The engine budgets its clock; time N takes the game off it."
+                    % clock.line())
+        return
     if not quiet:
-        console.out("The engine thinks %s seconds a move." % _seconds_text(console.limits.movetime))
+        console.out("The engine thinks %s a move%s." % (
+            _seconds(console.limits.movetime),
+            " (instead of the clock %s)" % clock.control if clock and args else ""))
 
 
-def _seconds_text(ms):
-    """1500 -> '1.5', 5000 -> '5'."""
-    return "%d" % (ms // 1000) if ms % 1000 == 0 else ("%.3f" % (ms / 1000)).rstrip("0")
+def _seconds(ms):
+    """1500 -> '1.5 seconds', 1000 -> '1 second'."""
+    text = "%d" % (ms // 1000) if ms % 1000 == 0 else ("%.3f" % (ms / 1000)).rstrip("0")
+    return text + (" second" if ms == 1000 else " seconds")
 
 
 def _int(text, what):
