@@ -141,3 +141,31 @@ def test_a_game_on_a_clock_is_archived_with_its_clocks_for_python_chess(runtime,
     # Each move took well under a second and earned its 2 s: 3:02 left, or 3:01.
     assert all(180 < clock <= 182 for clock in clocks[:2]) and all(
         180 < clock <= 184 for clock in clocks[2:]), clocks
+
+
+@pytest.mark.parametrize("runtime", ("cpython", "micropython"))
+def test_options_typed_for_a_resumed_game_are_applied_or_said_not_to_be(runtime, tmp_path):
+    """They were dropped without a word: `play --rules lrs --level 5 --color
+    black` took up a chess960 game as White at level 20."""
+    env = {"MICRO960_GAMES": str(tmp_path), "PATH": "/usr/bin:/bin"}
+    play = [sys.executable, "-m", "host_tools", "play", "--runtime", runtime]
+    first = subprocess.run(play + ["--color", "both", "--sp", "518"], input="e4\ne5\nNf3\nquit\n",
+                           text=True, capture_output=True, cwd=REPO, env=env, timeout=120,
+                           check=True).stdout
+    assert first.count("Level 20") == 1, first  # said once
+    assert "Level 20; the engine thinks 5 seconds a move." in first, first
+    result = subprocess.run(play + ["--rules", "lrs", "--level", "5", "--color", "both",
+                                    "--time", "1", "--sp", "7"],
+                            input="level\ntime\nquit\n", text=True, capture_output=True,
+                            cwd=REPO, env=env, timeout=120, check=True)
+    out = result.stdout
+    start = out.index("Resuming")
+    assert out[start:].split("\n")[:6] == [
+        "Resuming your saved game (2 moves played); type new for a new game.",
+        "chess960 game. Start position SP 518 (RNBQKBNR).",
+        "--rules lrs not applied: a saved chess960 game was resumed; type rules lrs to start one.",
+        "--sp 7 not applied: a saved chess960 game was resumed; type new 7 to start one.",
+        "Two players: the engine moves only when you type go.",
+        "Level 5; the engine thinks 1 second a move."], out
+    assert out.count("Level 5") == 2 and "Level 20" not in out, out  # and `level`
+    assert "The engine thinks 1 second a move." in out, out

@@ -28,7 +28,7 @@ HEAPS = {"test_game": "96K", "test_lrs": "96K",
          # A game of each rule set, written to PGN and read back; 96K did not pass.
          "test_rules": "128K", "test_pgn": "96K", "test_console": "192K",
          "test_console_input": "192K", "test_console_rules": "192K", "test_console_clock": "192K",
-         "test_display": "160K", "test_console_ponder": "192K",
+         "test_display": "160K", "test_console_ponder": "192K", "test_console_saved": "192K",
          # Saved games and the archive replayed; 120K was the least that passed
          # once the FEN checks and the PGN reader grew (112K failed in a clone).
          "test_storage": "128K",

@@ -73,6 +73,7 @@ class Console:
         name = COMMANDS.get(command)
         if self._check_flag() and not name:
             self.keep()  # a move that came after the flag fell: the game is over
+            self.forget()
             return
         try:
             if self.setup and not self.setup.takes(command):

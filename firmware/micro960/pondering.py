@@ -75,6 +75,7 @@ def ponder(console):
         score = None
         if not (heard and heard[0][1]):
             game.truncate(plies)
+            console.expected = None  # no more till the engine's next move: Ctrl-C then quits
             if heard:  # a miss, being taken back: that line as usual
                 return heard[0][0]
             console.out("Stopped thinking on your time (Ctrl-C again at the prompt quits).")

@@ -186,18 +186,21 @@ def test_new_setup_with_words_after_it_says_so():
     assert c.setup is None
 
 
+def _begin_a_set_up(folder, GameStore):
+    c, said = console("chess960", 518)
+    c.resume(GameStore(folder))
+    for line in ("new setup", "c1", "d1", "flip", "quit"):
+        c.handle(line)
+
+
 def test_a_set_up_phase_left_by_quit_is_taken_up_again():
     import gc
     from micro960.storage import GameStore
     from power_cut import remove_folder, scratch_folder
     folder = scratch_folder("setup")
     try:
-        c, said = console("chess960", 518)
-        c.resume(GameStore(folder))
-        for line in ("new setup", "c1", "d1", "flip", "quit"):
-            c.handle(line)
-        c = None  # the power goes (a small heap holds one console at a time)
-        gc.collect()
+        _begin_a_set_up(folder, GameStore)  # then quit
+        gc.collect()  # (a small heap holds one console at a time)
         again, said = console("chess960", 518)
         assert again.resume(GameStore(folder))
         assert again.setup and [f for _, f in again.setup.setup.placed] == [2, 3]
