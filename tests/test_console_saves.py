@@ -155,7 +155,7 @@ def test_options_typed_for_a_resumed_game_are_applied_or_said_not_to_be(runtime,
     assert first.count("Level 20") == 1, first  # said once
     assert "Level 20; the engine thinks 5 seconds a move." in first, first
     result = subprocess.run(play + ["--rules", "lrs", "--level", "5", "--color", "both",
-                                    "--time", "1", "--sp", "7"],
+                                    "--time", "1", "--sp", "7", "--unicode"],
                             input="level\ntime\nquit\n", text=True, capture_output=True,
                             cwd=REPO, env=env, timeout=120, check=True)
     out = result.stdout
@@ -169,3 +169,4 @@ def test_options_typed_for_a_resumed_game_are_applied_or_said_not_to_be(runtime,
         "Level 5; the engine thinks 1 second a move."], out
     assert out.count("Level 5") == 2 and "Level 20" not in out, out  # and `level`
     assert "The engine thinks 1 second a move." in out, out
+    assert "1 | \u2656 \u2658 \u2657" in out, out  # --unicode: chess symbols

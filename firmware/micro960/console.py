@@ -117,12 +117,11 @@ class Console:
             game.settings += " time %d" % self.limits.movetime
         if not self.pondering:
             game.settings += " ponder off"
-        for name in ("unicode", "color", "flipped"):  # how the board is drawn
-            if getattr(self, name):
-                game.settings += " %s on" % name
+        # How the board is drawn: unicode 1, color 2, flipped 4.
+        game.settings += " look %d" % (self.unicode | self.color << 1 | self.flipped << 2)
         if self.setup:  # the placements so far, to take the set-up phase up again
             game.settings += " setup " + self.setup.placements()
-        if game.date is None:
+        if game.date is None:  # the day of its first save: the day it began
             from .storage import today
             game.date = today()
         text = game.save_text()
@@ -180,25 +179,17 @@ class Console:
         game = self.game
         if self.setup or game.pos.side != self.engine_side or game.result() != UNDECIDED:
             return
-        move, self.engine_score = self.think(self._limits())
-        if self.engine_score is None:
+        try:
+            move, self.engine_score = self.engine.think(game, self._limits())
+        except KeyboardInterrupt:
+            # Ctrl-C stops the search, not the program: the engine plays the
+            # best move it has (the moves it was trying are taken back first).
+            game.rebuild()
+            moves = game.legal_moves()
+            move = self.engine.best if self.engine.best in moves else moves[0] if moves else 0
             self.out("Stopped: the engine plays the best move it has found.")
         if move:
             self.answer(move)
-
-    def think(self, limits):
-        """The engine's (move, score) for the position; Ctrl-C stops the
-        search, not the program: then the best move found so far, score None
-        (the moves it was trying are taken back first)."""
-        game = self.game
-        self.said = None
-        try:
-            return self.engine.think(game, limits)
-        except KeyboardInterrupt:
-            game.rebuild()
-            moves = game.legal_moves()
-            best = self.engine.best
-            return (best if best in moves else moves[0] if moves else 0), None
 
     def answer(self, move):
         """Play the engine's move, and remember the reply it expects."""

@@ -195,7 +195,7 @@ def cmd_hint(console, args):
     if console._may_ponder():  # the reply it expects: no need to think again
         console.out("Hint: %s (micro960 expects it)" % san(game.pos, console.expected[2]))
         return
-    move, score = console.think(console.limits)  # Ctrl-C: the best move so far
+    move, score = _think(console, console.limits)  # Ctrl-C: the best move so far
     if move:
         console.out("Hint: %s (%s)" % (san(game.pos, move), _said_score(score)))
 
@@ -208,9 +208,23 @@ def cmd_analyze(console, args):
     if console.input:
         console.out("Analysing; press Enter to stop.")
     limits = Limits(infinite=True) if console.input else console.limits
-    move, score = console.think(limits)  # Ctrl-C stops it too
+    move, score = _think(console, limits)  # Ctrl-C stops it too
     if move:
         console.out("Best: %s (%s)" % (san(game.pos, move), _said_score(score)))
+
+
+def _think(console, limits):
+    """The engine's (move, score) for the position; Ctrl-C stops the search,
+    not the program (as when the engine thinks on its own time, see
+    Console.reply): then the best move found so far, and score None."""
+    game = console.game
+    try:
+        return console.engine.think(game, limits)
+    except KeyboardInterrupt:
+        game.rebuild()  # the moves the search was trying are taken back
+        moves = game.legal_moves()
+        best = console.engine.best
+        return (best if best in moves else moves[0] if moves else 0), None
 
 
 def _said_score(score):
@@ -343,8 +357,10 @@ def _take_settings(console, text):
                 cmd_time(console, [str(int(value) / 1000)], quiet=True)
             elif name == "ponder":
                 console.pondering = value == "on"
-            elif name in ("unicode", "color", "flipped"):
-                setattr(console, name, value == "on")
+            elif name == "look":  # see Console.keep
+                look = int(value)
+                console.unicode, console.color, console.flipped = \
+                    bool(look & 1), bool(look & 2), bool(look & 4)
             elif name == "setup":
                 placed = value[1:]
     except ValueError:

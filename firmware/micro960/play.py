@@ -69,7 +69,7 @@ def main(argv=None):
         return 2
     print("micro960 - Chess960 for small machines. Type help for commands.")
     if resume(console, GameStore(default_folder()), quiet=True):
-        _apply(console, options, given, sides)
+        _apply(console, options, flags, given, sides)
     else:
         console.out("%s game. %s" % (console.game.rules.name, setup_text(console.game)))
     say_settings(console)
@@ -87,10 +87,9 @@ def main(argv=None):
     return 0
 
 
-def _apply(console, options, given, sides):
+def _apply(console, options, flags, given, sides):
     """The options typed, on a resumed game: those that fit it are applied;
-    of the others it says so, and how to start a game with them. (--unicode
-    and --ansi hold already: the saved game turns them on, never off.)"""
+    of the others it says so, and how to start a game with them."""
     game = console.game
     for name in given:
         value = options[name]
@@ -106,3 +105,5 @@ def _apply(console, options, given, sides):
         elif name != "--rules" or value.lower() != game.rules.name:
             console.out("%s %s not applied: a saved %s game was resumed; type %s to start one."
                         % (name, value, game.rules.name, NEW_GAME[name] % value))
+    console.unicode = console.unicode or flags["--unicode"]  # (the saved look is kept
+    console.color = console.color or flags["--ansi"]  # where they are not given)
