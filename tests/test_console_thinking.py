@@ -115,3 +115,17 @@ def test_ctrl_c_stops_the_thinking_on_your_time_and_again_at_the_prompt_quits(ru
     fen = [line for line in out.split("\n") if line.count("/") == 7][-1]
     assert one_white_move(fen), out  # the reply it expected was taken back
     assert engine.returncode == 130, out
+
+
+@pytest.mark.parametrize("runtime", RUNTIMES)
+def test_an_endless_time_on_the_command_line_is_refused_in_one_line(runtime, tmp_path):
+    """`play --time inf` once ended with an OverflowError traceback."""
+    for value in ("inf", "nan", "1e308", "-1"):
+        result = subprocess.run(
+            [sys.executable, "-m", "host_tools", "play", "--runtime", runtime, "--time", value],
+            cwd=REPO, env=dict(os.environ, MICRO960_GAMES=str(tmp_path)), input="quit\n",
+            capture_output=True, text=True, timeout=60)
+        assert result.returncode == 2, value
+        assert result.stdout.strip().split("\n")[0] == \
+            "error: the engine thinks 0.1 to 3600 seconds a move", result.stdout
+        assert "Traceback" not in result.stdout + result.stderr

@@ -80,8 +80,9 @@ def ponder(console):
                 return heard[0][0]
             console.out("Stopped thinking on your time (Ctrl-C again at the prompt quits).")
             return console.input.readline()
-        if move not in game.legal_moves():
-            move = game.legal_moves()[0]
+        moves = game.legal_moves()
+        if move not in moves:
+            move = moves[0] if moves else 0
         console.out("Stopped: the engine plays the best move it has found.")
     finally:
         engine.poll, engine.on_info = usual, told
