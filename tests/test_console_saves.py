@@ -170,3 +170,17 @@ def test_options_typed_for_a_resumed_game_are_applied_or_said_not_to_be(runtime,
     assert out.count("Level 5") == 2 and "Level 20" not in out, out  # and `level`
     assert "The engine thinks 1 second a move." in out, out
     assert "1 | \u2656 \u2658 \u2657" in out, out  # --unicode: chess symbols
+
+
+@pytest.mark.parametrize("runtime", ("cpython", "micropython"))
+def test_a_set_up_phase_left_by_quit_comes_back_on_the_default_heap(runtime, tmp_path):
+    env = {"MICRO960_GAMES": str(tmp_path), "PATH": "/usr/bin:/bin"}
+    play = [sys.executable, "-m", "host_tools", "play", "--runtime", runtime, "--color", "both"]
+    first = subprocess.run(play, input="new 518\nnew setup\nc1\nd1\nquit\n", text=True,
+                           capture_output=True, cwd=REPO, env=env, timeout=120, check=True).stdout
+    assert "error" not in first and "Black places a bishop: b1 d1 f1 h1" in first, first
+    out = subprocess.run(play, input="a1\nquit\n", text=True, capture_output=True, cwd=REPO,
+                         env=env, timeout=120, check=True).stdout
+    assert "Resuming your set-up phase (chess960, 2 placed); type new for a new game." in out, out
+    assert "White places a queen: a1 b1 e1 f1 g1 h1" in out and "error" not in out, out
+    assert out.strip().endswith("Black places a knight: b1 e1 f1 g1 h1"), out

@@ -97,13 +97,13 @@ class Console:
 
     def resume(self, store):
         """Keep games in `store`; take up a saved unfinished game. True if one was."""
-        from .console_commands import resume
+        from .console_resume import resume
         return resume(self, store)
 
     def forget(self):
         """Give a board back the heap of the modules used now and then."""
         release("console_commands", "startpos", "pgn", "console_help", "console_setup", "fen",
-                "setup")
+                "setup", "console_resume")
 
     def keep(self):
         """Save the game after every change, so a power cut loses nothing; when

@@ -1,10 +1,10 @@
 """What the console does now and then: most of its commands (new, rules,
-clock, undo, hint, analyze, draw, level, time, ...), taking up a saved game,
-and the summary at a game's end. The console loads this module when it needs
+clock, undo, hint, analyze, draw, level, time, ...) and the summary at a
+game's end (taking up a saved game is console_resume.py's). The console loads this module when it needs
 it and gives its heap back after (Console.forget), so a Pico has that room in
 the meantime. Each command takes the Console and the words after the command.
 """
-from .console import BOTH_SIDES, ENGINE_SIDES, _score_text
+from .console import BOTH_SIDES, _score_text
 from .game import Game, UNDECIDED
 from .notation import san, side_name
 from .position import BLACK, WHITE
@@ -72,7 +72,7 @@ def cmd_new(console, args):
     elif word != "random" or len(args) > 1:
         numbers = setup_numbers(rules, args)
     game = Game(rules, fen, *numbers)  # raises before the old game is touched
-    begin_game(console, game)
+    _begin(console, game)
     console.out("New %s game. %s" % (rules.name, setup_text(game)))
     console.show_board()
     console.announce()
@@ -81,12 +81,12 @@ def cmd_new(console, args):
 def cmd_rules(console, args):
     if len(args) != 1:
         raise ValueError("rules needs one of: " + " ".join(NAMES))
-    begin_game(console, Game(Rules(args[0].lower())))  # raises before the old game is touched
+    _begin(console, Game(Rules(args[0].lower())))  # raises before the old game is touched
     console.out("Rules: %s. %s" % (console.game.rules.name, setup_text(console.game)))
     console.show_board()
 
 
-def begin_game(console, game):
+def _begin(console, game):
     """Play `game` from now on, on a clock like the last game's if it had one."""
     old = console.game.clock
     if old:
@@ -110,7 +110,7 @@ def cmd_clock(console, args):
     elif args:
         raise ValueError("clock takes one time control (15+10, 5, 40/90+30) or off")
     console.out(game.clock.line() if game.clock else
-                "No clock: the engine thinks %s a move." % _seconds(console.limits.movetime))
+                "No clock: the engine thinks %s a move." % seconds_text(console.limits.movetime))
 
 
 def cmd_flip(console, args):
@@ -166,19 +166,19 @@ def cmd_undo(console, args):
 
 def cmd_white(console, args):
     console.engine_side = BLACK
-    _say_sides(console)
+    say_sides(console)
     console.reply()
 
 
 def cmd_black(console, args):
     console.engine_side = WHITE
-    _say_sides(console)
+    say_sides(console)
     console.reply()
 
 
 def cmd_both(console, args):
     console.engine_side = None
-    _say_sides(console)
+    say_sides(console)
 
 
 def cmd_go(console, args):
@@ -294,81 +294,7 @@ def cmd_accept(console, args):
     console.announce()
 
 
-def resume(console, store, quiet=False):
-    """Keep games in `store`; take up a saved unfinished game (or set-up
-    phase). True if one was. `quiet`: the side and level are not said yet
-    (play.py says them once its options are applied)."""
-    console.store = store
-    saved = store.unfinished()
-    if saved is None:
-        if store.problem:
-            console.out("warning: " + store.problem)
-        return False
-    console.game = saved
-    console.kept = saved.save_text()
-    placed = _take_settings(console, saved.settings)
-    if saved.clock:
-        saved.clock.now = console.now
-    if placed is not None:
-        from .console_setup import SetUpPhase
-        SetUpPhase(console, saved.rules, placed)
-        console.out("Resuming your set-up phase (%s, %d placed); type new for a new game."
-                    % (saved.rules.name, len(placed)))
-    else:
-        console._start_clock()
-        console.out("Resuming your saved game (%s); type new for a new game."
-                    % moves_played(console))
-        console.out("%s game. %s" % (saved.rules.name, setup_text(saved)))
-    if not quiet:
-        say_settings(console)
-    return True
-
-
-def moves_played(console):
-    """`12 moves played`, counted as a chess player counts them (not plies)."""
-    last = console.last_move_text()  # 12. Nf3 or 12...Nf6
-    if not last:
-        return "no move played yet"
-    count = int(last.split(".")[0]) - int(console.game.start_fen.split()[5]) + 1
-    return "%d move%s played" % (count, "" if count == 1 else "s")
-
-
-def say_settings(console):
-    """Who plays what, the level and the engine's time."""
-    _say_sides(console)
-    clock = console.game.clock
-    console.out("Level %d; %s." % (console.engine.skill, "clock " + clock.control if clock else
-                                   "the engine thinks %s a move"
-                                   % _seconds(console.limits.movetime)))
-
-
-def _take_settings(console, text):
-    """Side, level, time and the board's look as a saved game had them (see
-    Console.keep); the set-up phase's placements, or None."""
-    words = text.split()
-    placed = None
-    try:
-        for name, value in zip(words[::2], words[1::2]):
-            if name == "engine":
-                console.engine_side = ENGINE_SIDES.index(value) * 8 or None
-            elif name == "level":
-                cmd_level(console, [value], quiet=True)
-            elif name == "time":
-                cmd_time(console, [str(int(value) / 1000)], quiet=True)
-            elif name == "ponder":
-                console.pondering = value == "on"
-            elif name == "look":  # see Console.keep
-                look = int(value)
-                console.unicode, console.color, console.flipped = \
-                    bool(look & 1), bool(look & 2), bool(look & 4)
-            elif name == "setup":
-                placed = value[1:]
-    except ValueError:
-        console.out("warning: the saved settings are damaged; some are the defaults")
-    return placed
-
-
-def _say_sides(console):
+def say_sides(console):
     side = console.engine_side
     console.out("You play %s; micro960 plays %s." % (side_name(side ^ BOTH_SIDES),
                                                      side_name(side))
@@ -404,11 +330,11 @@ def cmd_time(console, args, quiet=False):
         return
     if not quiet:
         console.out("The engine thinks %s a move%s." % (
-            _seconds(console.limits.movetime),
+            seconds_text(console.limits.movetime),
             " (instead of the clock %s)" % clock.control if clock and args else ""))
 
 
-def _seconds(ms):
+def seconds_text(ms):
     """1500 -> '1.5 seconds', 1000 -> '1 second'."""
     text = "%d" % (ms // 1000) if ms % 1000 == 0 else ("%.3f" % (ms / 1000)).rstrip("0")
     return text + (" second" if ms == 1000 else " seconds")

@@ -4,7 +4,6 @@ places its own. Loaded only when asked for, so the console's heap is spared.
 """
 import random
 
-from .game import Game
 from .notation import side_name
 from .position import BLACK, WHITE, Position
 from .setup import NAMES, SetUp
@@ -21,15 +20,12 @@ class SetUpPhase:
     def __init__(self, console, rules, placed=None):
         """A new set-up phase; or, with `placed` (the files placed, as
         placements() gave them), one taken up again from a saved game."""
-        from .console_commands import begin_game
         self.console = console
         self.setup = SetUp(rules)
         if placed is None:
-            # The game until the set-up is done: a stand-in that is saved
-            # with the placements (Console.keep); its clock stands still.
-            begin_game(console, Game(rules))
-            if console.game.clock:
-                console.game.clock.stop()
+            # Until the set-up is done the game is a stand-in, saved with the
+            # placements (Console.keep); its clock stands still.
+            self._restart(None)
         console.setup = self  # the board drawn from now on is the set-up's
         if placed is None:
             console.out("Set-up phase (%s): %s" % (rules.name, HOW[rules.two_ranks]))
@@ -40,6 +36,23 @@ class SetUpPhase:
                     self.setup.place(int(file))
             except ValueError:  # damaged: the placements that were good
                 console.out("warning: the saved set-up is damaged; it goes on from here")
+
+    def _restart(self, fen):
+        """The console's game starts again, in the same Game (a small heap
+        has no room for a second one): from `fen`, or (None) from where it
+        began, without reading a FEN (the FEN reader would need room too)."""
+        console = self.console
+        game = console.game
+        if fen:
+            game.new(fen)
+        else:
+            game.truncate(0)
+            game.ended = None
+        game.date = None
+        console.expected = console.draw_offer = None
+        if game.clock:  # full time for both, running only once the game begins
+            game.clock.undo(0)
+            game.clock.first_side = game.pos.side
 
     def placements(self):
         """The files placed so far, for the saved game: `-` then a digit each."""
@@ -105,9 +118,11 @@ class SetUpPhase:
                     side_name(setup.side()), NAMES[piece], square))
             setup.place("abcdefgh".index(square[0]))
         if setup.done():
-            from .console_commands import begin_game, setup_text
-            game = Game(setup.rules, setup.fen())
-            begin_game(console, game)  # on a clock like the last game's, if it had one
+            from .console_commands import setup_text
+            self._restart(setup.fen())
+            console.setup = None
+            console._start_clock()
+            game = console.game
             console.out("Set-up done. New %s game. %s" % (game.rules.name, setup_text(game)))
             console.show_board()
             console.announce()

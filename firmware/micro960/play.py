@@ -3,7 +3,8 @@
 A board starts the console from main.py and never loads this file.
 """
 from .console import BLACK, WHITE, Console
-from .console_commands import cmd_level, cmd_time, resume, say_settings, setup_text
+from .console_commands import cmd_level, cmd_time, setup_text
+from .console_resume import resume, say_settings
 from .lines import StdinLines
 from .rules import Rules
 from .startpos import setup_numbers

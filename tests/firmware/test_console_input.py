@@ -80,6 +80,8 @@ def test_an_endless_or_huge_time_is_refused_in_one_line():
 
 def test_time_tells_of_the_clock_and_says_when_it_replaces_it():
     c, said = console()
+    from support import Time
+    c.now = Time()  # time stands still: the clocks read 5:00
     c.handle("clock 5+3")
     c.handle("time")
     assert said[-1] == ("Clock 5+3: White 5:00, Black 5:00. The engine budgets its clock; "

@@ -186,34 +186,6 @@ def test_new_setup_with_words_after_it_says_so():
     assert c.setup is None
 
 
-def _begin_a_set_up(folder, GameStore):
-    c, said = console("chess960", 518)
-    c.resume(GameStore(folder))
-    for line in ("new setup", "c1", "d1", "flip", "quit"):
-        c.handle(line)
-
-
-def test_a_set_up_phase_left_by_quit_is_taken_up_again():
-    import gc
-    from micro960.storage import GameStore
-    from power_cut import remove_folder, scratch_folder
-    folder = scratch_folder("setup")
-    try:
-        _begin_a_set_up(folder, GameStore)  # then quit
-        gc.collect()  # (a small heap holds one console at a time)
-        again, said = console("chess960", 518)
-        assert again.resume(GameStore(folder))
-        assert again.setup and [f for _, f in again.setup.setup.placed] == [2, 3]
-        assert again.flipped
-        assert "Resuming your set-up phase (chess960, 2 placed); type new for a new game." in said
-        for line in ("a1", "b1", "f1", "h1"):
-            again.handle(line)
-        assert again.setup is None
-        assert again.game.start_fen.startswith("qnbbrnkr/pppppppp/8/8/8/8/PPPPPPPP/QNBBRNKR w")
-    finally:
-        remove_folder(folder)
-
-
 def test_a_claimed_draw_reads_without_nested_parentheses():
     c, said = console("chess960", 518)
     for line in ("Nf3", "Nf6", "Ng1", "Ng8", "Nf3", "Nf6", "Ng1", "Ng8", "draw"):

@@ -1,6 +1,6 @@
 """The console's game as it is saved and archived: how the board looks
-(turned for Black, symbols, colours) comes back with the game, the PGN names
-the players and the date, and older saves still resume.
+(turned for Black, symbols, colours) and a set-up phase come back with the
+game, the PGN names the players and the date, and older saves still resume.
 
 (Apart from test_console_clock: a small heap holds one of these modules at a time.)
 """
@@ -67,3 +67,29 @@ def test_an_old_save_without_the_new_settings_still_resumes():
     assert len(game.moves) == 2 and game.date is None
     game.date = "2026.01.02"
     assert load_game(game.save_text()).date == "2026.01.02"
+
+
+def _begin_a_set_up(folder, GameStore):
+    c, said = console("chess960", 518)
+    c.resume(GameStore(folder))
+    for line in ("new setup", "c1", "d1", "flip", "quit"):
+        c.handle(line)
+
+
+def test_a_set_up_phase_left_by_quit_is_taken_up_again():
+    folder = scratch_folder("setup")
+    try:
+        _begin_a_set_up(folder, GameStore)  # then quit
+        gc.collect()  # (a small heap holds one console at a time)
+        again, said = console("chess960", 518)
+        assert again.resume(GameStore(folder))
+        assert again.setup and [f for _, f in again.setup.setup.placed] == [2, 3]
+        assert again.flipped
+        assert "Resuming your set-up phase (chess960, 2 placed); type new for a new game." in said
+        for line in ("a1", "b1", "f1", "h1"):
+            again.handle(line)
+        assert again.setup is None
+        assert again.game.start_fen.startswith("qnbbrnkr/pppppppp/8/8/8/8/PPPPPPPP/QNBBRNKR w")
+    finally:
+        remove_folder(folder)
+
