@@ -29,7 +29,7 @@ def test_a_game_is_taken_up_where_it_stopped_and_archived_when_it_ends(tmp_path)
     # The power goes; at the next start the game comes back.
     again, resumed = console(tmp_path, said)
     assert resumed and again.game.pos.fen() == fen
-    assert any(line.startswith("Resuming your saved game (3 moves") for line in said)
+    assert any(line.startswith("Resuming your saved game (2 moves") for line in said)  # 2. g4
     again.handle("Qh4#")
     assert (tmp_path / "games.pgn").read_text().count("[Result \"0-1\"]") == 1
     # The summary says where it went, after the game's PGN.
@@ -50,7 +50,7 @@ def test_micro960_play_keeps_its_game_between_runs(tmp_path):
                    env=env, timeout=60, check=True)
     result = subprocess.run(play, input="fen\nquit\n", text=True, capture_output=True,
                             cwd=REPO, env=env, timeout=60, check=True)
-    assert "Resuming your saved game (2 moves played)" in result.stdout
+    assert "Resuming your saved game (1 move played)" in result.stdout  # 1. e4 e5
     assert "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e6 0 2" in result.stdout \
         or "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2" in result.stdout
 
@@ -141,3 +141,46 @@ def test_a_game_on_a_clock_is_archived_with_its_clocks_for_python_chess(runtime,
     # Each move took well under a second and earned its 2 s: 3:02 left, or 3:01.
     assert all(180 < clock <= 182 for clock in clocks[:2]) and all(
         180 < clock <= 184 for clock in clocks[2:]), clocks
+
+
+@pytest.mark.parametrize("runtime", ("cpython", "micropython"))
+def test_options_typed_for_a_resumed_game_are_applied_or_said_not_to_be(runtime, tmp_path):
+    """They were dropped without a word: `play --rules lrs --level 5 --color
+    black` took up a chess960 game as White at level 20."""
+    env = {"MICRO960_GAMES": str(tmp_path), "PATH": "/usr/bin:/bin"}
+    play = [sys.executable, "-m", "host_tools", "play", "--runtime", runtime]
+    first = subprocess.run(play + ["--color", "both", "--sp", "518"], input="e4\ne5\nNf3\nquit\n",
+                           text=True, capture_output=True, cwd=REPO, env=env, timeout=120,
+                           check=True).stdout
+    assert first.count("Level 20") == 1, first  # said once
+    assert "Level 20; the engine thinks 5 seconds a move." in first, first
+    result = subprocess.run(play + ["--rules", "lrs", "--level", "5", "--color", "both",
+                                    "--time", "1", "--sp", "7", "--unicode"],
+                            input="level\ntime\nquit\n", text=True, capture_output=True,
+                            cwd=REPO, env=env, timeout=120, check=True)
+    out = result.stdout
+    start = out.index("Resuming")
+    assert out[start:].split("\n")[:6] == [
+        "Resuming your saved game (2 moves played); type new for a new game.",
+        "chess960 game. Start position SP 518 (RNBQKBNR).",
+        "--rules lrs not applied: a saved chess960 game was resumed; type rules lrs to start one.",
+        "--sp 7 not applied: a saved chess960 game was resumed; type new 7 to start one.",
+        "Two players: the engine moves only when you type go.",
+        "Level 5; the engine thinks 1 second a move."], out
+    assert out.count("Level 5") == 2 and "Level 20" not in out, out  # and `level`
+    assert "The engine thinks 1 second a move." in out, out
+    assert "1 | \u2656 \u2658 \u2657" in out, out  # --unicode: chess symbols
+
+
+@pytest.mark.parametrize("runtime", ("cpython", "micropython"))
+def test_a_set_up_phase_left_by_quit_comes_back_on_the_default_heap(runtime, tmp_path):
+    env = {"MICRO960_GAMES": str(tmp_path), "PATH": "/usr/bin:/bin"}
+    play = [sys.executable, "-m", "host_tools", "play", "--runtime", runtime, "--color", "both"]
+    first = subprocess.run(play, input="new 518\nnew setup\nc1\nd1\nquit\n", text=True,
+                           capture_output=True, cwd=REPO, env=env, timeout=120, check=True).stdout
+    assert "error" not in first and "Black places a bishop: b1 d1 f1 h1" in first, first
+    out = subprocess.run(play, input="a1\nquit\n", text=True, capture_output=True, cwd=REPO,
+                         env=env, timeout=120, check=True).stdout
+    assert "Resuming your set-up phase (chess960, 2 placed); type new for a new game." in out, out
+    assert "White places a queen: a1 b1 e1 f1 g1 h1" in out and "error" not in out, out
+    assert out.strip().endswith("Black places a knight: b1 e1 f1 g1 h1"), out

@@ -70,3 +70,62 @@ def test_a_time_of_zero_is_refused_not_thought_on_for_ever(runtime, tmp_path):
         capture_output=True, text=True, timeout=60)
     assert result.returncode == 2
     assert "error: the engine thinks 0.1 to 3600 seconds a move" in result.stdout
+
+
+def play(runtime, tmp_path, *options):
+    env = dict(os.environ, MICRO960_GAMES=str(tmp_path))
+    return subprocess.Popen(
+        [sys.executable, "-m", "host_tools", "play", "--runtime", runtime, "--sp", "518"]
+        + list(options), cwd=REPO, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT, text=True, start_new_session=True)
+
+
+def ctrl_c(engine, before=2.5, after=1):
+    time.sleep(before)
+    os.killpg(engine.pid, signal.SIGINT)  # what a terminal sends on Ctrl-C
+    time.sleep(after)
+
+
+@pytest.mark.parametrize("runtime", RUNTIMES)
+def test_ctrl_c_stops_analyze_and_hint_not_the_program(runtime, tmp_path):
+    """They once ended the program, though the README said Ctrl-C stops the search."""
+    engine = play(runtime, tmp_path, "--color", "both", "--time", "30")
+    send(engine, "e4\nanalyze\n")
+    ctrl_c(engine)
+    send(engine, "hint\n")
+    ctrl_c(engine)
+    out = engine.communicate("fen\nquit\n", timeout=60)[0]
+    assert engine.returncode == 0, out
+    stopped = [line.split()[0] for line in out.split("\n")
+               if line.endswith(" (stopped by Ctrl-C)")]  # with the best move so far
+    assert stopped == ["Best:", "Hint:"], out
+    assert out.strip().split("\n")[-1].split()[1] == "b", out  # after e4, as it was
+
+
+@pytest.mark.parametrize("runtime", RUNTIMES)
+def test_ctrl_c_stops_the_thinking_on_your_time_and_again_at_the_prompt_quits(runtime,
+                                                                              tmp_path):
+    engine = play(runtime, tmp_path, "--color", "black", "--time", "1")
+    ctrl_c(engine, before=4)  # it has moved, and ponders on the reply it expects
+    send(engine, "fen\n")
+    time.sleep(1)
+    ctrl_c(engine, before=0)  # at the prompt: the program ends
+    out = engine.communicate(timeout=60)[0]
+    assert out.count("Stopped thinking on your time (Ctrl-C again at the prompt quits).") == 1, out
+    fen = [line for line in out.split("\n") if line.count("/") == 7][-1]
+    assert one_white_move(fen), out  # the reply it expected was taken back
+    assert engine.returncode == 130, out
+
+
+@pytest.mark.parametrize("runtime", RUNTIMES)
+def test_an_endless_time_on_the_command_line_is_refused_in_one_line(runtime, tmp_path):
+    """`play --time inf` once ended with an OverflowError traceback."""
+    for value in ("inf", "nan", "1e308", "-1"):
+        result = subprocess.run(
+            [sys.executable, "-m", "host_tools", "play", "--runtime", runtime, "--time", value],
+            cwd=REPO, env=dict(os.environ, MICRO960_GAMES=str(tmp_path)), input="quit\n",
+            capture_output=True, text=True, timeout=60)
+        assert result.returncode == 2, value
+        assert result.stdout.strip().split("\n")[0] == \
+            "error: the engine thinks 0.1 to 3600 seconds a move", result.stdout
+        assert "Traceback" not in result.stdout + result.stderr

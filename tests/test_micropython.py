@@ -33,7 +33,7 @@ HEAPS = {"test_game": "96K", "test_lrs": "96K",
          # back; 80K did not pass.
          "test_rules_castling": "96K",
          "test_console_input": "192K", "test_console_rules": "192K", "test_console_clock": "192K",
-         "test_display": "160K", "test_console_ponder": "192K",
+         "test_display": "160K", "test_console_ponder": "192K", "test_console_saved": "192K",
          # Saved games and the archive replayed; 120K was the least that passed
          # once the FEN checks and the PGN reader grew (112K failed in a clone).
          "test_storage": "128K",

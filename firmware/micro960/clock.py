@@ -27,7 +27,7 @@ def parse_control(text):
         moves = int(moves) if moves else 0
         period = int(float(minutes) * 60000)
         increment = int(float(increment) * 1000) if increment else 0
-    except ValueError:
+    except (ValueError, OverflowError):  # OverflowError: inf, 1e308
         raise ValueError("a time control reads like 15+10, 5 or 40/90+30, not %r" % text)
     if not (0 <= moves <= 200 and 1000 <= period <= 36000000 and 0 <= increment <= 600000):
         raise ValueError("%r: 1 s to 600 minutes, up to 600 s a move, up to 200 moves a "

@@ -55,6 +55,7 @@ class Console:
         self.now = ticks_ms  # the clocks' time (ms)
         self.pondering = True  # think on the person's time (pondering.py)
         self.expected = None  # (game, plies, move): the reply the engine expects
+        self.said = None  # (score, line) of the last thinking line shown
         self.forget()
 
     # ---------------------------------------------------------------- input
@@ -72,6 +73,7 @@ class Console:
         name = COMMANDS.get(command)
         if self._check_flag() and not name:
             self.keep()  # a move that came after the flag fell: the game is over
+            self.forget()
             return
         try:
             if self.setup and not self.setup.takes(command):
@@ -95,13 +97,13 @@ class Console:
 
     def resume(self, store):
         """Keep games in `store`; take up a saved unfinished game. True if one was."""
-        from .console_commands import resume
+        from .console_resume import resume
         return resume(self, store)
 
     def forget(self):
         """Give a board back the heap of the modules used now and then."""
         release("console_commands", "startpos", "pgn", "console_help", "console_setup", "fen",
-                "setup")
+                "setup", "console_resume")
 
     def keep(self):
         """Save the game after every change, so a power cut loses nothing; when
@@ -115,6 +117,13 @@ class Console:
             game.settings += " time %d" % self.limits.movetime
         if not self.pondering:
             game.settings += " ponder off"
+        # How the board is drawn: unicode 1, color 2, flipped 4.
+        game.settings += " look %d" % (self.unicode | self.color << 1 | self.flipped << 2)
+        if self.setup:  # the placements so far, to take the set-up phase up again
+            game.settings += " setup " + self.setup.placements()
+        if game.date is None:  # the day of its first save: the day it began
+            from .storage import today
+            game.date = today()
         text = game.save_text()
         if text == self.kept:
             return
@@ -168,7 +177,7 @@ class Console:
     def reply(self):
         """If it is the engine's turn, think and play."""
         game = self.game
-        if game.pos.side != self.engine_side or game.result() != UNDECIDED:
+        if self.setup or game.pos.side != self.engine_side or game.result() != UNDECIDED:
             return
         try:
             move, self.engine_score = self.engine.think(game, self._limits())
@@ -233,7 +242,7 @@ class Console:
             self.running = False
         elif word not in ("", "stop"):
             self.out("error: %r was typed while the engine thought; type it again now"
-                     % line.strip()[:MAX_LINE])
+                     % line.strip()[:MAX_LINE].replace("\x1a", "?"))  # as it was echoed
             return False
         return True
 
@@ -279,12 +288,17 @@ class Console:
         return known[2]
 
     def _thinking(self, depth, seldepth, score, nodes, ms, pv):
-        """One line per finished search depth: depth, score, nodes, time, best
-        line, and on a clock the time the engine has left."""
+        """A line for each finished search depth that changed the score or
+        the best line: depth, score, nodes, time, best line, and on a clock
+        the time the engine has left. (A mate found early is not repeated at
+        every depth after.)"""
         clock = self.game.clock
+        said = (score, " ".join(san_line(self.game.pos, pv)))
+        if said == self.said:
+            return
+        self.said = said
         self.out("  depth %d  %s  %d nodes  %d.%d s  %s%s" % (
-            depth, _score_text(score), nodes, ms // 1000, ms % 1000 // 100,
-            " ".join(san_line(self.game.pos, pv)),
+            depth, _score_text(score), nodes, ms // 1000, ms % 1000 // 100, said[1],
             "  (clock %s)" % clock.left_text(self.game.pos.side) if clock else ""))
 
     def announce(self):
@@ -307,13 +321,17 @@ class Console:
 
     # --------------------------------------------------------------- board
 
-    def show_board(self):
-        if self.setup:  # the back ranks so far
-            for line in board_lines(self.setup.view(), self.unicode, self.flipped,
+    def show_board(self, game=None):
+        """The board (of `game`, else the game's), turned round when the
+        person plays Black unless flipped back."""
+        flipped = self.flipped != (self.engine_side == WHITE)
+        if self.setup:  # the back ranks so far, and who places what
+            for line in board_lines(self.setup.view(), self.unicode, flipped,
                                     self.color)[:-1]:
                 self.out(line)
+            self.out(self.setup.next_text())
             return
-        for line in board_lines(self.game, self.unicode, self.flipped, self.color,
+        for line in board_lines(game or self.game, self.unicode, flipped, self.color,
                                 self.last_move_text()):
             self.out(line)
         if self.game.clock:

@@ -1,10 +1,10 @@
 """What the console does now and then: most of its commands (new, rules,
-clock, undo, hint, analyze, draw, level, time, ...), taking up a saved game,
-and the summary at a game's end. The console loads this module when it needs
+clock, undo, hint, analyze, draw, level, time, ...) and the summary at a
+game's end (taking up a saved game is console_resume.py's). The console loads this module when it needs
 it and gives its heap back after (Console.forget), so a Pico has that room in
 the meantime. Each command takes the Console and the words after the command.
 """
-from .console import BOTH_SIDES, ENGINE_SIDES, _score_text
+from .console import BOTH_SIDES, _score_text
 from .game import Game, UNDECIDED
 from .notation import san, side_name
 from .position import BLACK, WHITE
@@ -35,9 +35,7 @@ def summary(console):
 
 
 def cmd_board(console, args):
-    console.show_board()
-    if console.setup:
-        console.out(console.setup.next_text())
+    console.show_board()  # in a set-up phase, with who places what next
 
 
 def cmd_resign(console, args):
@@ -55,9 +53,11 @@ def cmd_new(console, args):
     fen = None
     numbers = ()
     word = args[0].lower() if args else "random"
-    if word == "setup" and len(args) == 1:
+    if word == "setup":
+        if len(args) > 1:
+            raise ValueError("new setup takes nothing after it, not %r" % " ".join(args[1:]))
         from .console_setup import SetUpPhase  # loaded only when asked for
-        console.setup = SetUpPhase(console, rules)
+        SetUpPhase(console, rules)
         return
     from .startpos import backrank, setup_number, setup_numbers, sp_from_dice
     if word == "fen":
@@ -110,8 +110,7 @@ def cmd_clock(console, args):
     elif args:
         raise ValueError("clock takes one time control (15+10, 5, 40/90+30) or off")
     console.out(game.clock.line() if game.clock else
-                "No clock: the engine thinks %s seconds a move." %
-                _seconds_text(console.limits.movetime))
+                "No clock: the engine thinks %s a move." % seconds_text(console.limits.movetime))
 
 
 def cmd_flip(console, args):
@@ -167,19 +166,19 @@ def cmd_undo(console, args):
 
 def cmd_white(console, args):
     console.engine_side = BLACK
-    _say_sides(console)
+    say_sides(console)
     console.reply()
 
 
 def cmd_black(console, args):
     console.engine_side = WHITE
-    _say_sides(console)
+    say_sides(console)
     console.reply()
 
 
 def cmd_both(console, args):
     console.engine_side = None
-    _say_sides(console)
+    say_sides(console)
 
 
 def cmd_go(console, args):
@@ -196,8 +195,9 @@ def cmd_hint(console, args):
     if console._may_ponder():  # the reply it expects: no need to think again
         console.out("Hint: %s (micro960 expects it)" % san(game.pos, console.expected[2]))
         return
-    move, score = console.engine.think(game, console.limits)
-    console.out("Hint: %s (%s)" % (san(game.pos, move), _score_text(score)))
+    move, score = _think(console, console.limits)  # Ctrl-C: the best move so far
+    if move:
+        console.out("Hint: %s (%s)" % (san(game.pos, move), _said_score(score)))
 
 
 def cmd_analyze(console, args):
@@ -208,9 +208,28 @@ def cmd_analyze(console, args):
     if console.input:
         console.out("Analysing; press Enter to stop.")
     limits = Limits(infinite=True) if console.input else console.limits
-    move, score = console.engine.think(game, limits)
+    move, score = _think(console, limits)  # Ctrl-C stops it too
     if move:
-        console.out("Best: %s (%s)" % (san(game.pos, move), _score_text(score)))
+        console.out("Best: %s (%s)" % (san(game.pos, move), _said_score(score)))
+
+
+def _think(console, limits):
+    """The engine's (move, score) for the position; Ctrl-C stops the search,
+    not the program (as when the engine thinks on its own time, see
+    Console.reply): then the best move found so far, and score None."""
+    game = console.game
+    try:
+        return console.engine.think(game, limits)
+    except KeyboardInterrupt:
+        game.rebuild()  # the moves the search was trying are taken back
+        moves = game.legal_moves()
+        best = console.engine.best
+        return (best if best in moves else moves[0] if moves else 0), None
+
+
+def _said_score(score):
+    """The score as the console says it; None: the search was stopped by Ctrl-C."""
+    return "stopped by Ctrl-C" if score is None else _score_text(score)
 
 
 def cmd_ponder(console, args):
@@ -275,78 +294,50 @@ def cmd_accept(console, args):
     console.announce()
 
 
-def resume(console, store):
-    """Keep games in `store`; take up a saved unfinished game. True if one was."""
-    console.store = store
-    saved = store.unfinished()
-    if saved is None:
-        if store.problem:
-            console.out("warning: " + store.problem)
-        return False
-    console.game = saved
-    console.kept = saved.save_text()
-    _take_settings(console, saved.settings)
-    if saved.clock:
-        saved.clock.now = console.now
-    console._start_clock()
-    plies = len(saved.moves)
-    console.out("Resuming your saved game (%d move%s played); type new for a new game."
-                % (plies, "" if plies == 1 else "s"))
-    return True
-
-
-def _take_settings(console, text):
-    """Side, level and time as a saved game had them (see keep)."""
-    words = text.split()
-    try:
-        for name, value in zip(words[::2], words[1::2]):
-            if name == "engine":
-                console.engine_side = ENGINE_SIDES.index(value) * 8 or None
-            elif name == "level":
-                cmd_level(console, [value])
-            elif name == "time":
-                cmd_time(console, [str(int(value) / 1000)], quiet=True)
-            elif name == "ponder":
-                console.pondering = value == "on"
-    except ValueError:
-        console.out("warning: the saved settings are damaged; some are the defaults")
-    _say_sides(console)
-
-
-def _say_sides(console):
+def say_sides(console):
     side = console.engine_side
     console.out("You play %s; micro960 plays %s." % (side_name(side ^ BOTH_SIDES),
                                                      side_name(side))
                 if side else "Two players: the engine moves only when you type go.")
 
 
-def cmd_level(console, args):
+def cmd_level(console, args, quiet=False):
     if args:
         level = _int(args[0], "level")
         if not 0 <= level <= 20:
             raise ValueError("levels run from 0 (weakest) to 20 (strongest)")
         console.engine.skill = level
-    console.out("Level %d." % console.engine.skill)
+    if not quiet:
+        console.out("Level %d." % console.engine.skill)
 
 
 def cmd_time(console, args, quiet=False):
+    clock = console.game.clock
     if args:
         try:
-            ms = int(float(args[0]) * 1000)
+            seconds = float(args[0])
         except ValueError:
             raise ValueError("time takes seconds, e.g. time 5 or time 0.5, not %r" % args[0])
-        if not 100 <= ms <= 3600000:
+        if not 0.1 <= seconds <= 3600:  # (nor inf, nor nan: it cannot be a whole ms)
             raise ValueError("the engine thinks 0.1 to 3600 seconds a move")
-        console.limits = Limits(movetime=ms)
-        if not quiet:
-            console.game.clock = None  # a time a move instead of a clock
+        console.limits = Limits(movetime=int(seconds * 1000))
+        if quiet:
+            return
+        console.game.clock = None  # a time a move instead of a clock
+    elif clock:  # the clock rules the engine's time, not `time`
+        console.out("%s The engine budgets its clock; time N takes the game off it."
+                    % clock.line())
+        return
     if not quiet:
-        console.out("The engine thinks %s seconds a move." % _seconds_text(console.limits.movetime))
+        console.out("The engine thinks %s a move%s." % (
+            seconds_text(console.limits.movetime),
+            " (instead of the clock %s)" % clock.control if clock and args else ""))
 
 
-def _seconds_text(ms):
-    """1500 -> '1.5', 5000 -> '5'."""
-    return "%d" % (ms // 1000) if ms % 1000 == 0 else ("%.3f" % (ms / 1000)).rstrip("0")
+def seconds_text(ms):
+    """1500 -> '1.5 seconds', 1000 -> '1 second'."""
+    text = "%d" % (ms // 1000) if ms % 1000 == 0 else ("%.3f" % (ms / 1000)).rstrip("0")
+    return text + (" second" if ms == 1000 else " seconds")
 
 
 def _int(text, what):

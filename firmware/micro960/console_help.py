@@ -29,7 +29,8 @@ Commands, each with an example:
   level 10            engine strength 0-20 (20 = full strength)
   ponder off          the engine stops thinking on your time (ponder on: it
                       does, at level 10 and up, the default)
-  time 5              seconds the engine thinks per move (and no clock)
+  time 5              seconds the engine thinks per move (and no clock;
+                      time alone shows it, or the clock)
   clock 15+10         play on a clock: 15 minutes each, 10 s added a move
                       (clock 5: 5 minutes each; clock 40/90+30: 90 minutes
                       every 40 moves; clock off; clock alone shows it)
@@ -41,7 +42,7 @@ Commands, each with an example:
   accept              accept the draw just offered
   resign              the side to move resigns
   board               show the board again
-  flip                turn the board round
+  flip                turn the board round (turned when you play Black)
   unicode             draw the pieces as chess symbols
   ascii               draw the pieces as letters (the default)
   color               paint the board in ANSI colours (color off: plain)

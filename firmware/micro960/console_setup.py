@@ -4,7 +4,6 @@ places its own. Loaded only when asked for, so the console's heap is spared.
 """
 import random
 
-from .game import Game
 from .notation import side_name
 from .position import BLACK, WHITE, Position
 from .setup import NAMES, SetUp
@@ -18,11 +17,46 @@ HOW = ("White and Black take turns to choose where the next piece goes on both b
 
 
 class SetUpPhase:
-    def __init__(self, console, rules):
+    def __init__(self, console, rules, placed=None):
+        """A new set-up phase; or, with `placed` (the files placed, as
+        placements() gave them), one taken up again from a saved game."""
         self.console = console
         self.setup = SetUp(rules)
-        console.out("Set-up phase (%s): %s" % (rules.name, HOW[rules.two_ranks]))
-        self._next()
+        if placed is None:
+            # Until the set-up is done the game is a stand-in, saved with the
+            # placements (Console.keep); its clock stands still.
+            self._restart(None)
+        console.setup = self  # the board drawn from now on is the set-up's
+        if placed is None:
+            console.out("Set-up phase (%s): %s" % (rules.name, HOW[rules.two_ranks]))
+            self._next()
+        else:
+            try:
+                for file in placed:
+                    self.setup.place(int(file))
+            except ValueError:  # damaged: the placements that were good
+                console.out("warning: the saved set-up is damaged; it goes on from here")
+
+    def _restart(self, fen):
+        """The console's game starts again, in the same Game (a small heap
+        has no room for a second one): from `fen`, or (None) from where it
+        began, without reading a FEN (the FEN reader would need room too)."""
+        console = self.console
+        game = console.game
+        if fen:
+            game.new(fen)
+        else:
+            game.truncate(0)
+            game.ended = None
+        game.date = None
+        console.expected = console.draw_offer = None
+        if game.clock:  # full time for both, running only once the game begins
+            game.clock.undo(0)
+            game.clock.first_side = game.pos.side
+
+    def placements(self):
+        """The files placed so far, for the saved game: `-` then a digit each."""
+        return "-" + "".join(str(file) for _, file in self.setup.placed)
 
     def takes(self, command):
         """True for a command the set-up phase lets through."""
@@ -44,9 +78,15 @@ class SetUpPhase:
     def undo(self):
         setup = self.setup
         setup.undo()
-        while setup.placed and setup.side() == self.console.engine_side:
-            setup.undo()  # the engine's placement goes back with yours
-        self.console.out("Took back a placement.")
+        count = 1
+        # The engine's placements and forced ones go back with yours: else
+        # they would be made again at once.
+        while setup.placed and (setup.side() == self.console.engine_side or
+                                len(setup.allowed()) == 1):
+            setup.undo()
+            count += 1
+        self.console.out("Took back %s." % ("a placement" if count == 1 else
+                                            "%d placements" % count))
         self._next()
 
     def next_text(self):
@@ -63,25 +103,32 @@ class SetUpPhase:
         """Say who places what next; the engine places its own; start the game when done."""
         setup = self.setup
         console = self.console
-        while not setup.done() and setup.side() == console.engine_side:
+        while not setup.done():
+            allowed = setup.allowed()
+            engine = setup.side() == console.engine_side
+            if not engine and len(allowed) > 1:
+                break
             piece = setup.piece()
-            rank = self._rank()
-            file = random.choice(setup.allowed())
-            setup.place(file)
-            console.out("micro960 places its %s on %s%s." % (NAMES[piece], "abcdefgh"[file],
-                                                             rank))
+            square = "abcdefgh"[allowed[0]] + self._rank()
+            if engine:
+                square = "abcdefgh"[random.choice(allowed)] + square[1]
+                console.out("micro960 places its %s on %s." % (NAMES[piece], square))
+            else:  # no choice: not asked
+                console.out("%s's %s goes on %s, the only square left." % (
+                    side_name(setup.side()), NAMES[piece], square))
+            setup.place("abcdefgh".index(square[0]))
         if setup.done():
             from .console_commands import setup_text
-            game = Game(setup.rules, setup.fen())
+            self._restart(setup.fen())
             console.setup = None
-            console.game = game
+            console._start_clock()
+            game = console.game
             console.out("Set-up done. New %s game. %s" % (game.rules.name, setup_text(game)))
             console.show_board()
             console.announce()
             console.reply()
             return
-        console.show_board()
-        console.out(self.next_text())
+        console.show_board()  # with who places what next
 
     def view(self):
         """The board so far, for console.board_lines: pawns and the back ranks."""

@@ -22,6 +22,7 @@ UNDECIDED = "*"
 class Game(History):
     settings = ""  # how the game is played (the console's side, level, time), saved with it
     clock = None  # a clock.Clock when the game is played on a clock
+    date = None  # the day it began, "2026.03.14" as PGN writes it, when the clock knew it
 
     def new(self, fen=None, number=None, black_number=None):
         """Start again from a FEN, a set-up number, or a random set-up."""
@@ -124,7 +125,7 @@ class Game(History):
         if not reason:
             raise ValueError("no draw to claim: needs 50 moves without capture or pawn move, "
                              "or a threefold repetition")
-        self.ended = (DRAW, reason + " (claimed)")
+        self.ended = (DRAW, reason + " claimed")  # read in parentheses: no nested ones
 
     def resign(self):
         """The side to move resigns."""
@@ -179,6 +180,8 @@ class Game(History):
             lines.append("settings " + self.settings)
         if self.clock:
             lines.append("clock " + self.clock.save_text())
+        if self.date:
+            lines.append("date " + self.date)
         return "\n".join(lines) + "\n"
 
 

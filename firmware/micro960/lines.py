@@ -110,10 +110,13 @@ class LineEditor:
             self._add(32)
         elif 32 <= code < 127:
             self._add(code)
-        elif code > 127 and self.mark_foreign:
+        elif code > 127 and self.mark_foreign and not (
+                code < 0xC0 and self.length and self.buffer[self.length - 1] == FOREIGN):
             # Moves and commands are plain ASCII. Dropping a chess symbol
             # would turn "♘f3" into the pawn move f3: keep a mark that
-            # makes the line refused instead (see FOREIGN).
+            # makes the line refused instead (see FOREIGN). One mark for a
+            # character, not one for each byte of its UTF-8 (MicroPython
+            # reads bytes): the bytes after the first are below 0xC0.
             self._add(FOREIGN)
         # Other control characters are ignored, and so is what is not ASCII
         # on a line a program sends (UCI): a noisy serial line's bytes.

@@ -29,8 +29,9 @@ def named(text):
 def game_pgn(game, tags=None):
     """The game as PGN text, moves in our own SAN, wrapped at 80 columns."""
     tags = dict(tags or {})
-    values = {"Event": "micro960 game", "Site": "?", "Date": "????.??.??", "Round": "-",
-              "White": "?", "Black": "?", "Result": game.result()}
+    values = {"Event": "micro960 game", "Site": "?", "Date": game.date or "????.??.??",
+              "Round": "-", "White": "?", "Black": "?", "Result": game.result()}
+    values.update(_players(game.settings))
     values.update(tags)
     values["Result"] = game.result()
     lines = ['[%s "%s"]' % (name, _escape(values.pop(name))) for name in SEVEN_TAGS]
@@ -49,6 +50,19 @@ def game_pgn(game, tags=None):
     lines.append("")
     lines += _wrap(_movetext(game))
     return "\n".join(lines) + "\n"
+
+
+def _players(settings):
+    """White and Black as the console's settings (Console.keep) tell: the
+    person and the engine at its level; none for two people."""
+    words = settings.split()
+    named = dict(zip(words[::2], words[1::2]))
+    side = named.get("engine")
+    if side not in ("white", "black"):
+        return {}
+    engine = "micro960 level " + named.get("level", "20")
+    return {"White": engine, "Black": "Player"} if side == "white" else \
+        {"White": "Player", "Black": engine}
 
 
 def _escape(value):

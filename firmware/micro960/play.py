@@ -4,6 +4,7 @@ A board starts the console from main.py and never loads this file.
 """
 from .console import BLACK, WHITE, Console
 from .console_commands import cmd_level, cmd_time, setup_text
+from .console_resume import resume, say_settings
 from .lines import StdinLines
 from .rules import Rules
 from .startpos import setup_numbers
@@ -24,8 +25,12 @@ USAGE = """usage: micro960 play [options]
   --runtime NAME    on a PC: micropython (the default: the MicroPython unix
                     port, as on a board) or cpython
   --heap SIZE       on a PC: MicroPython's heap (default 192K)
-A game left unfinished is taken up again at the next start; type new for a
-new one. Type help in the game for its commands."""
+A game left unfinished is taken up again at the next start, with --color,
+--level, --time (unless it is on a clock), --unicode and --ansi applied to
+it; --rules, --sp and --fen start a new game only when none was saved (or
+type new, rules). Type help in the game for its commands."""
+# How to start a game with an option a resumed game could not take.
+NEW_GAME = {"--rules": "rules %s", "--sp": "new %s", "--fen": "new fen %s"}
 
 
 def main(argv=None):
@@ -34,6 +39,7 @@ def main(argv=None):
     options = {"--rules": "chess960", "--sp": None, "--fen": None, "--color": "white",
                "--level": "20", "--time": "5"}
     flags = {"--unicode": False, "--ansi": False}
+    given = []  # the options with a value that were typed
     while argv:
         name = argv.pop(0)
         if name in ("--help", "-h"):
@@ -43,6 +49,7 @@ def main(argv=None):
             flags[name] = True
         elif name in options and argv:
             options[name] = argv.pop(0)
+            given.append(name)
         else:
             print("error: %s %s" % ("unknown option" if name not in options else
                                     "needs a value after", name))
@@ -57,13 +64,16 @@ def main(argv=None):
         console = Console(rules, *numbers, fen=options["--fen"], unicode=flags["--unicode"],
                           engine_side=sides[options["--color"]], color=flags["--ansi"])
         cmd_time(console, [options["--time"]], quiet=True)
-        cmd_level(console, [options["--level"]])
+        cmd_level(console, [options["--level"]], quiet=True)
     except ValueError as e:
         print("error: %s" % e)
         return 2
     print("micro960 - Chess960 for small machines. Type help for commands.")
-    if not console.resume(GameStore(default_folder())):
+    if resume(console, GameStore(default_folder()), quiet=True):
+        _apply(console, options, flags, given, sides)
+    else:
         console.out("%s game. %s" % (console.game.rules.name, setup_text(console.game)))
+    say_settings(console)
     # The PC's terminal echoes and edits the line itself; the editor still
     # swallows arrow keys and ends lines at CR, LF or CR LF.
     lines = console.input = StdinLines()
@@ -76,3 +86,25 @@ def main(argv=None):
             break
         console.handle(line)
     return 0
+
+
+def _apply(console, options, flags, given, sides):
+    """The options typed, on a resumed game: those that fit it are applied;
+    of the others it says so, and how to start a game with them."""
+    game = console.game
+    for name in given:
+        value = options[name]
+        if name == "--color":
+            console.engine_side = sides[value]
+        elif name == "--level":
+            cmd_level(console, [value], quiet=True)
+        elif name == "--time" and not game.clock:
+            cmd_time(console, [value], quiet=True)
+        elif name == "--time":
+            console.out("--time %s not applied: the saved game is on the clock %s; type "
+                        "time %s to take it off the clock." % (value, game.clock.control, value))
+        elif name != "--rules" or value.lower() != game.rules.name:
+            console.out("%s %s not applied: a saved %s game was resumed; type %s to start one."
+                        % (name, value, game.rules.name, NEW_GAME[name] % value))
+    console.unicode = console.unicode or flags["--unicode"]  # (the saved look is kept
+    console.color = console.color or flags["--ansi"]  # where they are not given)

@@ -50,6 +50,7 @@ def ponder(console):
         if not hit:  # (a move after the flag fell goes the usual way: the flag is seen)
             return True
         console.taken(person, said)
+        console.show_board(_After(game))  # as after any move (game.pos is the search's)
         engine.on_info = told  # its thinking shows from now on, as on its own time
         if game.clock:
             wtime, btime, winc, binc, togo = game.clock.limits(person ^ 24)
@@ -63,12 +64,26 @@ def ponder(console):
     usual, told = engine.poll, engine.on_info
     engine.poll = poll
     engine.on_info = None  # quiet while the person thinks
+    console.said = None
     try:
         move, score = engine.think(game, limits)
-    except KeyboardInterrupt:  # Ctrl-C on a PC: the game as it was, then as usual
+    except KeyboardInterrupt:
+        # Ctrl-C stops the search, not the program. After a hit the engine
+        # plays the best move it has; before, the line is read as usual.
         game.rebuild()
-        game.truncate(plies)
-        raise
+        move = engine.best
+        score = None
+        if not (heard and heard[0][1]):
+            game.truncate(plies)
+            console.expected = None  # no more till the engine's next move: Ctrl-C then quits
+            if heard:  # a miss, being taken back: that line as usual
+                return heard[0][0]
+            console.out("Stopped thinking on your time (Ctrl-C again at the prompt quits).")
+            return console.input.readline()
+        moves = game.legal_moves()
+        if move not in moves:
+            move = moves[0] if moves else 0
+        console.out("Stopped: the engine plays the best move it has found.")
     finally:
         engine.poll, engine.on_info = usual, told
     if heard and heard[0][1]:  # a hit: the engine's move
@@ -77,6 +92,16 @@ def ponder(console):
         return None
     game.truncate(plies)  # take the expected move back
     return heard[0][0] if heard else console.input.readline()
+
+
+class _After:
+    """The game as it stands after the hit, for Console.show_board: game.pos
+    is the search's while it runs, so the position is replayed apart."""
+
+    def __init__(self, game):
+        for pos, move in game.replay():  # (it plays each move after giving it)
+            pass
+        self.pos, self.moves, self.rules = pos, game.moves, game.rules
 
 
 def _texts(pos, move, chess960):

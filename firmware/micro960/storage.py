@@ -337,6 +337,14 @@ def _why(e):
     return "%s" % (e,)
 
 
+def today():
+    """The date as PGN writes it ("2026.03.14"), or "" where the clock does
+    not know it: a board without a set clock starts in 2021 or so."""
+    import time
+    year, month, day = time.localtime()[:3]
+    return "%d.%02d.%02d" % (year, month, day) if year >= 2024 else ""
+
+
 def load_game(text):
     """Rebuild a game from Game.save_text(); ValueError if the text is damaged."""
     fields = {}
@@ -355,6 +363,7 @@ def load_game(text):
         result, _, reason = fields["ended"].partition(" ")
         game.ended = (result, reason)
     game.settings = fields.get("settings", "")
+    game.date = fields.get("date")  # (older saves have none)
     if "clock" in fields:
         from .clock import load_clock
         game.clock = load_clock(fields["clock"])

@@ -151,3 +151,4 @@ def test_a_game_on_a_clock_resumes_after_a_power_cut():
 def test_a_damaged_clock_line_is_refused():
     for text in ("3+2", "3+2 9 0 1000 1000", "x 8 0 1 1", "3+2 8 0 a 1"):
         assert raises(ValueError, load_clock, text), text
+

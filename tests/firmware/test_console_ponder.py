@@ -124,3 +124,72 @@ def test_pondering_stops_when_the_input_ends():
     c.input = Ended()
     assert c.next_line() is None and c.engine.nodes < 100
     assert len(c.game.moves) == 2  # the expected move taken back
+
+
+def test_a_hit_draws_the_board_after_the_persons_move():
+    """It once went from the person's move straight to the engine's answer."""
+    c, said = against_the_engine()
+    from micro960.notation import san
+    text = san(c.game.pos, c.expected[2])
+    c.input = Typed((20, text), (300, "quit"))
+    before = len(said)
+    c.next_line()
+    after = said[before:]
+    board = after.index("Last move: 2. " + text)  # drawn as after any move
+    assert after[board + 1] == "Black to move"
+    from micro960.console import board_lines
+    from micro960.game import Game
+    position = Game("chess960", number=518)  # the position after the person's move
+    for move in c.game.moves[:3]:
+        position.push(move)
+    assert after[board - 11:board] == board_lines(position)[:11], after[board - 11:board]
+    assert after.index("2. " + text) < board
+    assert any(line.startswith("micro960 plays 2...") for line in after[board:])
+
+
+def survives(function, *args):
+    """function(*args), with a Ctrl-C that gets out of it failing the test
+    (rather than ending the test run, as it would)."""
+    try:
+        return function(*args)
+    except KeyboardInterrupt:
+        raise AssertionError("Ctrl-C got out: the program would end")
+
+
+class Interrupted(Typed):
+    """Ctrl-C arrives (KeyboardInterrupt, as the signal raises it in the
+    search) after the script's lines, at the poll `at`."""
+
+    def __init__(self, at, *script):
+        Typed.__init__(self, *script)
+        self.at = at
+        self.count = 0
+
+    def poll(self):
+        self.count += 1
+        if self.count == self.at:
+            raise KeyboardInterrupt
+        return Typed.poll(self)
+
+
+def test_ctrl_c_while_pondering_stops_the_search_not_the_program():
+    c, said = against_the_engine()
+    fen = c.game.pos.fen()
+    c.input = Interrupted(30, (10 ** 6, "Nf3"))  # nothing typed before Ctrl-C; then Nf3
+    assert survives(c.next_line) == "Nf3"  # the line read after it, as usual
+    assert "Stopped thinking on your time (Ctrl-C again at the prompt quits)." in said
+    assert c.game.pos.fen() == fen and len(c.game.moves) == 2  # the expected move taken back
+
+
+def test_ctrl_c_after_a_hit_plays_the_best_move_so_far():
+    c, said = against_the_engine()
+    from micro960.notation import san
+    text = san(c.game.pos, c.expected[2])
+    c.input = Interrupted(100, (20, text), (300, "quit"))
+    survives(c.next_line)
+    assert "Stopped: the engine plays the best move it has found." in said
+    assert len(c.game.moves) == 4 and said.count("2. " + text) == 1
+    fen = c.game.pos.fen()
+    c.game.rebuild()  # the search's moves were all taken back
+    assert c.game.pos.fen() == fen and c.game.result() == "*"
+    assert any(line.startswith("micro960 plays 2...") for line in said)

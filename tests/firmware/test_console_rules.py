@@ -90,13 +90,17 @@ def test_a_set_up_phase_places_the_pieces_in_turn_then_the_game_begins():
                         ("c1", "error: c1 is taken"), ("d1", None), ("Qa1", None),
                         ("b1", None), ("undo", None), ("b1", None), ("f1", None),
                         ("g1", "error: no start position of chess960 has a rook on g1"),
-                        ("h1", None), ("e1", "error: no start position of chess960 has a king"),
-                        ("g1", None), ("e1", None)):
+                        ("h1", None)):
         before = c.setup and list(c.setup.setup.placed)
         c.handle(line)
         if error:
             assert said[-1].startswith(error), (line, said[-1])
             assert c.setup and c.setup.setup.placed == before, line
+    # The king has one square left, and then the rook: they are not asked
+    # for (the king on e1 was refused here before, and g1 and e1 typed).
+    assert "White's king goes on g1, the only square left." in said
+    assert "Black's rook goes on e1, the only square left." in said
+    assert not any(text.startswith("White places a king") for text in said)
     assert c.setup is None
     assert c.game.start_fen == "qnbbrnkr/pppppppp/8/8/8/8/PPPPPPPP/QNBBRNKR w KQkq - 0 1"
     assert any(line.startswith("Set-up done. New chess960 game. Start position SP ")
@@ -156,3 +160,34 @@ def test_a_bad_new_leaves_a_set_up_phase_as_it_was():
         assert c.setup and c.setup.setup.placed == [(0, 2)], line
     c.handle("rules shuffle")  # a good one ends it
     assert c.setup is None and c.game.rules.name == "shuffle"
+
+
+def test_a_set_up_phase_shows_its_own_board_and_says_what_undo_took_back():
+    c, said = console("chess960", 518, engine_side=16)  # the engine is Black
+    c.handle("e4")  # (the engine answers)
+    del said[:]
+    c.handle("new setup")
+    boards = [line for line in said if line.startswith("2 |")]
+    assert boards and all(line == "2 | P P P P P P P P |" for line in boards), said
+    assert said[-1] == "White places a bishop: a1 b1 c1 d1 e1 f1 g1 h1"
+    c.handle("c1")
+    assert any(line.startswith("micro960 places its bishop on ") for line in said)
+    del said[:]
+    c.handle("undo")  # yours and the engine's
+    assert said[0] == "Took back 2 placements." and not c.setup.setup.placed, said
+    c.handle("undo")
+    assert said[-1] == "error: no piece placed yet"
+
+
+def test_new_setup_with_words_after_it_says_so():
+    c, said = console("chess960", 518)
+    c.handle("new setup extra")
+    assert said[-1] == "error: new setup takes nothing after it, not 'extra'", said[-1]
+    assert c.setup is None
+
+
+def test_a_claimed_draw_reads_without_nested_parentheses():
+    c, said = console("chess960", 518)
+    for line in ("Nf3", "Nf6", "Ng1", "Ng8", "Nf3", "Nf6", "Ng1", "Ng8", "draw"):
+        c.handle(line)
+    assert "Game over: 1/2-1/2 (threefold repetition claimed)" in said, said[-12:]
