@@ -5,6 +5,8 @@ game stays exactly as it was. The board is drawn in ASCII, which every
 terminal shows; `unicode` draws chess symbols and `color` paints the squares
 with ANSI escape codes, the last move's two squares highlighted.
 """
+import gc
+
 from .compat import const, release, ticks_ms
 from .game import Game, UNDECIDED
 from .lines import CONSOLE_LIMIT
@@ -48,7 +50,7 @@ class Console:
         self.engine_side = engine_side  # WHITE, BLACK or None (two people)
         self.limits = Limits(movetime=int(seconds * 1000))  # `time`; a clock's when on one
         self.store = None  # a storage.GameStore: the game is saved after every change
-        self.kept = None  # the text last saved
+        self.kept = None  # the text last saved; the game itself once it is archived
         self.draw_offer = None  # (side, plies) of a draw offered by a person
         self.setup = None  # a console_setup.SetUpPhase while the players place their pieces
         self.engine_score = None  # the engine's last score, for its side
@@ -72,6 +74,7 @@ class Console:
         name = COMMANDS.get(command)
         if self._check_flag() and not name:
             self.keep()  # a move that came after the flag fell: the game is over
+            self.forget()  # (the summary's modules: the next game needs the room)
             return
         try:
             if self.setup and not self.setup.takes(command):
@@ -82,6 +85,8 @@ class Console:
                 self.move(line.strip())
         except ValueError as e:
             self.out("error: %s" % e)
+        except MemoryError:  # the game stays as it was, and is kept below
+            self.out("error: out of memory; the game goes on")
         self.keep()
         self.forget()
 
@@ -115,16 +120,33 @@ class Console:
             game.settings += " time %d" % self.limits.movetime
         if not self.pondering:
             game.settings += " ponder off"
-        text = game.save_text()
-        if text == self.kept:
-            return
-        self.kept = text
-        if game.result() == UNDECIDED:
+        try:
+            if game.result() != UNDECIDED:
+                self._archive(game)
+                return
+            text = game.save_text()
+            if text == self.kept:
+                return
+            self.kept = text
             problem = self.store.save(game)
-        else:
-            problem = self.store.finish(game)
+        except MemoryError:  # (the save text itself had no room)
+            problem = "could not save the game: out of memory"
         if problem:
             self.out("warning: %s; the game goes on" % problem)
+
+    def _archive(self, game):
+        """Add the ended game to the archive and clear its save, once. If that
+        fails the ended game is saved instead, and the next start archives it."""
+        if self.kept is game:
+            return
+        self.kept = game  # (an ended game is not played on: once is enough)
+        gc.collect()  # the archive's lines need room: clear the garbage first
+        problem = self.store.finish(game)
+        if problem:
+            where = self.store.current
+            self.out("warning: %s; %s" % (problem, "%s holds it till the next start" % where
+                                          if self.store.save(game) is None else
+                                          "%s holds it as it was before its last move" % where))
 
     def _check_flag(self):
         """End the game (True) if the side to move has run out of time."""
@@ -134,7 +156,7 @@ class Console:
                 clock.remaining(clock.running) <= 0:
             game.flag(clock.running)
             clock.stop()
-            self.announce()
+            self.announce()  # (which archives the game)
             return True
         return False
 
@@ -290,6 +312,7 @@ class Console:
     def announce(self):
         game = self.game
         if game.result() != UNDECIDED:
+            self.keep()  # the game is archived first, whatever befalls the summary
             from .console_commands import summary  # once a game: loaded for the moment
             summary(self)
             return

@@ -24,8 +24,15 @@ def summary(console):
     game = console.game
     console.out("Game over: %s (%s)" % (game.result(), game.reason()))
     console.out("")
-    from .pgn import game_pgn
-    console.out(game_pgn(game).rstrip())
+    from .pgn import game_pgn, pgn_lines
+    try:
+        console.out(game_pgn(game).rstrip())
+    except MemoryError:  # no room for the text in one piece: a line at a time
+        try:
+            for line in pgn_lines(game):
+                console.out(line)
+        except MemoryError:
+            console.out("(no room left to show the moves; type pgn to see them)")
     console.out("")
     if console.store:
         console.out("Finished games go to %s. Type new for another game."

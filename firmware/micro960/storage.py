@@ -171,18 +171,25 @@ class GameStore:
 
         Nothing is written when the file already ends with this very record,
         so archiving again after a cut between archive() and clear() does not
-        copy the game twice.
+        copy the game twice. The record is written a line at a time, as
+        pgn_lines makes it: at a game's end a board's heap may have no room
+        for all of it in one piece.
         """
-        from .pgn import game_pgn
+        from .pgn import pgn_lines
         try:
-            data = (game_pgn(game, tags) + "\n").encode()
+            length = 1  # the blank line after the game
+            for line in pgn_lines(game, tags):
+                length += len(line.encode()) + 1
             self._make_folder()
-            tail = self._tail(self.archive_path, len(data) + 2)
-            if tail.endswith(data):
+            if self._ends_with(pgn_lines(game, tags), length):
                 return None
+            tail = self._tail(self.archive_path, 64)
             f = self.files.open(self.archive_path, "ab")
             try:
-                f.write(_separator(tail) + data)
+                f.write(_separator(tail))
+                for line in pgn_lines(game, tags):
+                    f.write(line.encode() + b"\n")
+                f.write(b"\n")
                 self.files.sync(f)
             finally:
                 f.close()
@@ -251,6 +258,22 @@ class GameStore:
         try:
             f.seek(max(0, size - count))
             return f.read()
+        finally:
+            f.close()
+
+    def _ends_with(self, lines, length):
+        """True if the archive's last `length` bytes are these lines and a blank line."""
+        size = self.files.size(self.archive_path)
+        if not size or size < length:
+            return False
+        f = self.files.open(self.archive_path, "rb")
+        try:
+            f.seek(size - length)
+            for line in lines:
+                data = line.encode() + b"\n"
+                if f.read(len(data)) != data:
+                    return False
+            return f.read() == b"\n"
         finally:
             f.close()
 
