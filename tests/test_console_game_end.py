@@ -158,3 +158,45 @@ def _check_with_python_chess(archive, fen, result, reason):
     if reason in decided:
         assert decided[reason], (reason, board.fen())
     assert board.outcome() is None or board.outcome().result() == result
+
+
+def random_game(plies, seed, sp=326):
+    """SAN moves of a game of `plies` random moves that neither ends nor can be
+    claimed drawn on the way, from Chess960 SP `sp`; and its final board."""
+    import random
+    rng = random.Random(seed)
+    board = chess.Board.from_chess960_pos(sp)
+    moves = []
+    while len(moves) < plies:
+        choices = list(board.legal_moves)
+        rng.shuffle(choices)
+        for move in choices:
+            text = board.san(move)
+            board.push(move)
+            if not board.is_game_over(claim_draw=True):
+                moves.append(text)
+                break
+            board.pop()
+        else:
+            raise AssertionError("no move goes on")
+    return moves, board
+
+
+def test_a_long_game_on_a_clock_is_saved_at_every_move_and_archived(tmp_path):
+    """250 plies on the default console, on a clock: every move was saved
+    (once, from ply 50 or so, each save failed for want of a piece of heap
+    big enough for the whole save text), the game comes back whole after a
+    quit, and its end is archived."""
+    moves, board = random_game(250, 7)
+    out = play(tmp_path, "micropython", "chess960", "both",
+               ["new 326", "clock 60"] + moves + ["quit"])
+    assert "error" not in out and "warning" not in out, out
+    saved = (tmp_path / "game.txt").read_text()
+    assert len(saved.split("\nmoves ")[1].split("\n")[0].split()) == 250, saved
+    out = play(tmp_path, "micropython", "chess960", "both", ["fen", "resign", "new 518", "quit"])
+    assert "Resuming your saved game" in out and board.fen() in out, out
+    assert "error" not in out and "warning" not in out, out
+    game = chess.pgn.read_game(io.StringIO((tmp_path / "games.pgn").read_text()))
+    assert game.headers["Termination"] in ("White resigns", "Black resigns")
+    assert game.end().board().fen() == board.fen() and len(list(game.mainline_moves())) == 250
+    assert not (tmp_path / "game.txt").read_text().count("\nended")

@@ -50,7 +50,7 @@ class Console:
         self.engine_side = engine_side  # WHITE, BLACK or None (two people)
         self.limits = Limits(movetime=int(seconds * 1000))  # `time`; a clock's when on one
         self.store = None  # a storage.GameStore: the game is saved after every change
-        self.kept = None  # the text last saved; the game itself once it is archived
+        self.kept = None  # the state last saved (_state); the game once it is archived
         self.draw_offer = None  # (side, plies) of a draw offered by a person
         self.setup = None  # a console_setup.SetUpPhase while the players place their pieces
         self.engine_score = None  # the engine's last score, for its side
@@ -124,15 +124,24 @@ class Console:
             if game.result() != UNDECIDED:
                 self._archive(game)
                 return
-            text = game.save_text()
-            if text == self.kept:
+            state = self._state()
+            if state == self.kept:
                 return
-            self.kept = text
+            self.kept = state
             problem = self.store.save(game)
         except MemoryError:  # (the save text itself had no room)
             problem = "could not save the game: out of memory"
         if problem:
             self.out("warning: %s; the game goes on" % problem)
+
+    def _state(self):
+        """What a save holds, in brief (a saved game's text would take a
+        long game's room): it is saved again when this changes."""
+        game = self.game
+        clock = game.clock
+        return (game, len(game.moves), game.moves[-1] if game.moves else 0, game.ended,
+                game.settings, clock, clock and (clock.remaining(WHITE), clock.remaining(BLACK),
+                                                 len(clock.marks)))
 
     def _archive(self, game):
         """Add the ended game to the archive and clear its save, once. If that

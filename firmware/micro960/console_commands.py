@@ -291,7 +291,7 @@ def resume(console, store):
             console.out("warning: " + store.problem)
         return False
     console.game = saved
-    console.kept = saved.save_text()
+    console.kept = console._state()  # as saved (its whole text would take a long game's room)
     _take_settings(console, saved.settings)
     if saved.clock:
         saved.clock.now = console.now

@@ -110,9 +110,8 @@ class GameStore:
         the game goes on.
         """
         try:
-            data = _framed(game.save_text())
             self._make_folder()
-            self._write(self.temporary, data)
+            self._write_save(game.save_pieces())
             self._replace(self.temporary, self.current)
         except (OSError, MemoryError) as e:
             self._discard(self.temporary)
@@ -204,10 +203,20 @@ class GameStore:
 
     # ------------------------------------------------------------ steps
 
-    def _write(self, path, data):
-        f = self.files.open(path, "wb")
+    def _write_save(self, pieces):
+        """Write the temporary file a piece at a time, then its check line:
+        a long game's save never needs one piece of heap for all of it."""
+        f = self.files.open(self.temporary, "wb")
         try:
-            f.write(data)
+            length, sums, data = 0, (1, 0), b""
+            for piece in pieces:
+                if data:
+                    f.write(data)
+                data = piece.encode()
+                length += len(data)
+                sums = _checksum(data, sums)
+            # (the last piece goes with the check line: a one-piece save is one write)
+            f.write(data + ("check %d %d %d\n" % (length, sums[0], sums[1])).encode())
             self.files.sync(f)
         finally:
             f.close()
@@ -304,12 +313,13 @@ def _framed(text):
     return data + ("check %d %d %d\n" % (len(data), a, b)).encode()
 
 
-def _checksum(data):
-    """Adler-32's two sums, kept apart so they stay small ints on a board."""
+def _checksum(data, sums=(1, 0)):
+    """Adler-32's two sums, kept apart so they stay small ints on a board;
+    `sums` are those of the data before, for a file summed piece by piece."""
+    a, b = sums
     if adler32:
-        sums = adler32(data)
-        return sums & 0xFFFF, sums >> 16
-    a, b = 1, 0
+        value = adler32(data, b << 16 | a)
+        return value & 0xFFFF, value >> 16
     for byte in data:
         a = (a + byte) % 65521
         b = (b + a) % 65521
@@ -361,18 +371,22 @@ def _why(e):
 
 
 def load_game(text):
-    """Rebuild a game from Game.save_text(); ValueError if the text is damaged."""
+    """Rebuild a game from Game.save_text(); ValueError if the text is damaged.
+
+    A long game's save is read a line and a move at a time, never split whole:
+    its moves as separate strings would take a board's heap many times over.
+    """
     fields = {}
-    for line in text.split("\n"):
-        if line.strip():
-            name, _, value = line.strip().partition(" ")
+    for line in _parts(text, "\n"):
+        name, _, value = line.strip().partition(" ")
+        if name:
             fields[name] = value
     for name in ("rules", "fen", "moves"):
         if name not in fields:
             raise ValueError("saved game lacks its %s line" % name)
     game = Game(fields["rules"], fields["fen"])
     from .notation import parse_move
-    for text in fields["moves"].split():
+    for text in _parts(fields.pop("moves"), " "):
         game.push(parse_move(game.pos, text, game.legal_moves()))
     if "ended" in fields:
         result, _, reason = fields["ended"].partition(" ")
@@ -382,3 +396,15 @@ def load_game(text):
         from .clock import load_clock
         game.clock = load_clock(fields["clock"])
     return game
+
+
+def _parts(text, separator):
+    """The non-empty parts of text between separators, one at a time."""
+    start = 0
+    while start < len(text):
+        end = text.find(separator, start)
+        if end < 0:
+            end = len(text)
+        if end > start:
+            yield text[start:end]
+        start = end + 1
