@@ -51,6 +51,7 @@ class Console:
         self.limits = Limits(movetime=int(seconds * 1000))  # `time`; a clock's when on one
         self.store = None  # a storage.GameStore: the game is saved after every change
         self.kept = None  # the state last saved (_state); the game once it is archived
+        self.unarchived = None  # an ended game the archive could not take (kept in game.txt)
         self.draw_offer = None  # (side, plies) of a draw offered by a person
         self.setup = None  # a console_setup.SetUpPhase while the players place their pieces
         self.engine_score = None  # the engine's last score, for its side
@@ -121,18 +122,29 @@ class Console:
         if not self.pondering:
             game.settings += " ponder off"
         try:
+            if self.unarchived is not None and self.unarchived is not game:
+                problem = self._archive(self.unarchived)  # first: game.txt holds it
+                if problem:
+                    return  # (said when it ended) this game is not saved over it
             if game.result() != UNDECIDED:
-                self._archive(game)
-                return
-            state = self._state()
-            if state == self.kept:
-                return
-            self.kept = state
-            problem = self.store.save(game)
+                if self.kept is game:
+                    return  # archived already (an ended game is not played on)
+                self.kept = game
+                problem = self._archive(game)
+                if problem:
+                    problem += "; %s keeps it until games.pgn takes it" % self.store.current
+            else:
+                state = self._state()
+                if state == self.kept:
+                    return
+                self.kept = state
+                problem = self.store.save(game)
+                if problem:
+                    problem += "; the game goes on"
         except MemoryError:  # (the save text itself had no room)
-            problem = "could not save the game: out of memory"
+            problem = "could not save the game: out of memory; the game goes on"
         if problem:
-            self.out("warning: %s; the game goes on" % problem)
+            self.out("warning: " + problem)
 
     def _state(self):
         """What a save holds, in brief (a saved game's text would take a
@@ -144,18 +156,19 @@ class Console:
                                                  len(clock.marks)))
 
     def _archive(self, game):
-        """Add the ended game to the archive and clear its save, once. If that
-        fails the ended game is saved instead, and the next start archives it."""
-        if self.kept is game:
-            return
-        self.kept = game  # (an ended game is not played on: once is enough)
+        """Add the ended game to the archive and clear its save; None, or why
+        not. A game the archive could not take is saved instead, and the next
+        games are not saved over it until the archive takes it (at the next
+        keep, or the next start)."""
         gc.collect()  # the archive's lines need room: clear the garbage first
-        problem = self.store.finish(game)
-        if problem:
-            where = self.store.current
-            self.out("warning: %s; %s" % (problem, "%s holds it till the next start" % where
-                                          if self.store.save(game) is None else
-                                          "%s holds it as it was before its last move" % where))
+        # (a game just ended is new to the archive, even if the last one reads the same)
+        problem = self.store.finish(game, None, game is self.unarchived)
+        if not problem:
+            self.unarchived = None
+        elif self.unarchived is not game:
+            self.unarchived = game
+            self.store.save(game)
+        return problem
 
     def _check_flag(self):
         """End the game (True) if the side to move has run out of time."""

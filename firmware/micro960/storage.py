@@ -165,12 +165,13 @@ class GameStore:
 
     # ------------------------------------------------------------ finished games
 
-    def archive(self, game, tags=None):
+    def archive(self, game, tags=None, once=True):
         """Append the game's PGN and a blank line to games.pgn; None, or why not.
 
-        Nothing is written when the file already ends with this very record,
-        so archiving again after a cut between archive() and clear() does not
-        copy the game twice. The record is written a line at a time, as
+        With `once`, nothing is written when the file already ends with this
+        very record, so archiving again after a cut between archive() and
+        clear() does not copy the game twice. (A game that has just ended is
+        archived without: the same short game twice is two games.) The record is written a line at a time, as
         pgn_lines makes it: at a game's end a board's heap may have no room
         for all of it in one piece.
         """
@@ -180,7 +181,7 @@ class GameStore:
             for line in pgn_lines(game, tags):
                 length += len(line.encode()) + 1
             self._make_folder()
-            if self._ends_with(pgn_lines(game, tags), length):
+            if once and self._ends_with(pgn_lines(game, tags), length):
                 return None
             tail = self._tail(self.archive_path, 64)
             f = self.files.open(self.archive_path, "ab")
@@ -196,10 +197,10 @@ class GameStore:
             return "could not archive the game: " + _why(e)
         return None
 
-    def finish(self, game, tags=None):
+    def finish(self, game, tags=None, once=True):
         """At the end of a game: archive it, then clear the save; None, or why
         not. The save is kept when archiving fails, so the game is not lost."""
-        return self.archive(game, tags) or self.clear()
+        return self.archive(game, tags, once) or self.clear()
 
     # ------------------------------------------------------------ steps
 
