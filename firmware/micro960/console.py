@@ -5,8 +5,6 @@ game stays exactly as it was. The board is drawn in ASCII, which every
 terminal shows; `unicode` draws chess symbols and `color` paints the squares
 with ANSI escape codes, the last move's two squares highlighted.
 """
-import gc
-
 from .compat import const, release, ticks_ms
 from .game import Game, UNDECIDED
 from .lines import CONSOLE_LIMIT
@@ -50,8 +48,8 @@ class Console:
         self.engine_side = engine_side  # WHITE, BLACK or None (two people)
         self.limits = Limits(movetime=int(seconds * 1000))  # `time`; a clock's when on one
         self.store = None  # a storage.GameStore: the game is saved after every change
-        self.kept = None  # the state last saved (_state); the game once it is archived
-        self.unarchived = None  # an ended game the archive could not take (kept in game.txt)
+        self.kept = None  # the state last saved (see keep); the game once it is archived
+        self.unarchived = None  # an ended game games.pgn could not take (console_commands.keep_ended)
         self.draw_offer = None  # (side, plies) of a draw offered by a person
         self.setup = None  # a console_setup.SetUpPhase while the players place their pieces
         self.engine_score = None  # the engine's last score, for its side
@@ -122,53 +120,23 @@ class Console:
         if not self.pondering:
             game.settings += " ponder off"
         try:
-            if self.unarchived is not None and self.unarchived is not game:
-                problem = self._archive(self.unarchived)  # first: game.txt holds it
-                if problem:
-                    return  # (said when it ended) this game is not saved over it
-            if game.result() != UNDECIDED:
-                if self.kept is game:
-                    return  # archived already (an ended game is not played on)
-                self.kept = game
-                problem = self._archive(game)
-                if problem:
-                    problem += "; %s keeps it until games.pgn takes it" % self.store.current
-            else:
-                state = self._state()
-                if state == self.kept:
+            if self.unarchived is not None or game.result() != UNDECIDED:
+                from .console_commands import keep_ended  # at a game's end: loaded for then
+                if keep_ended(self):
                     return
-                self.kept = state
-                problem = self.store.save(game)
-                if problem:
-                    problem += "; the game goes on"
-        except MemoryError:  # (the save text itself had no room)
-            problem = "could not save the game: out of memory; the game goes on"
+            # What the save holds, in brief (a long game's text would take its room).
+            clock = game.clock
+            state = (game, len(game.moves), game.moves[-1] if game.moves else 0, game.ended,
+                     game.settings, clock, clock and (clock.remaining(WHITE),
+                                                      clock.remaining(BLACK), len(clock.marks)))
+            if state == self.kept:
+                return
+            self.kept = state
+            problem = self.store.save(game)
+        except MemoryError:  # (no room to save: the game goes on all the same)
+            problem = "could not save the game: out of memory"
         if problem:
-            self.out("warning: " + problem)
-
-    def _state(self):
-        """What a save holds, in brief (a saved game's text would take a
-        long game's room): it is saved again when this changes."""
-        game = self.game
-        clock = game.clock
-        return (game, len(game.moves), game.moves[-1] if game.moves else 0, game.ended,
-                game.settings, clock, clock and (clock.remaining(WHITE), clock.remaining(BLACK),
-                                                 len(clock.marks)))
-
-    def _archive(self, game):
-        """Add the ended game to the archive and clear its save; None, or why
-        not. A game the archive could not take is saved instead, and the next
-        games are not saved over it until the archive takes it (at the next
-        keep, or the next start)."""
-        gc.collect()  # the archive's lines need room: clear the garbage first
-        # (a game just ended is new to the archive, even if the last one reads the same)
-        problem = self.store.finish(game, None, game is self.unarchived)
-        if not problem:
-            self.unarchived = None
-        elif self.unarchived is not game:
-            self.unarchived = game
-            self.store.save(game)
-        return problem
+            self.out("warning: %s; the game goes on" % problem)
 
     def _check_flag(self):
         """End the game (True) if the side to move has run out of time."""

@@ -41,6 +41,42 @@ def summary(console):
         console.out("Type new for another game.")
 
 
+def keep_ended(console):
+    """Console.keep for a game that has ended, or after one the archive
+    could not take; True if nothing is left to save now. The ended game goes
+    to games.pgn and its save is cleared, once. A game the archive cannot
+    take (a full flash) is saved instead, and the next games are not saved
+    over it until the archive takes it (tried at each keep, and at the next
+    start)."""
+    game = console.game
+    waiting = console.unarchived
+    if waiting is not None and waiting is not game and _archive(console, waiting):
+        return True
+    if game.result() == UNDECIDED:
+        return False
+    if console.kept is not game:  # (an ended game is not played on: once is enough)
+        console.kept = game
+        problem = _archive(console, game)
+        if problem:
+            console.out("warning: %s; %s keeps it until games.pgn takes it"
+                        % (problem, console.store.current))
+    return True
+
+
+def _archive(console, game):
+    """Archive an ended game and clear its save; None, or why not."""
+    import gc
+    gc.collect()  # the archive's lines need room: clear the garbage first
+    # (a game just ended is new to the archive, even if the last one reads the same)
+    problem = console.store.finish(game, None, game is console.unarchived)
+    if not problem:
+        console.unarchived = None
+    elif console.unarchived is not game:
+        console.unarchived = game
+        console.store.save(game)
+    return problem
+
+
 def cmd_board(console, args):
     console.show_board()
     if console.setup:
@@ -291,7 +327,7 @@ def resume(console, store):
             console.out("warning: " + store.problem)
         return False
     console.game = saved
-    console.kept = console._state()  # as saved (its whole text would take a long game's room)
+    console.kept = None  # (saved again at the first keep)
     _take_settings(console, saved.settings)
     if saved.clock:
         saved.clock.now = console.now
