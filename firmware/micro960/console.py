@@ -48,7 +48,7 @@ class Console:
         self.engine_side = engine_side  # WHITE, BLACK or None (two people)
         self.limits = Limits(movetime=int(seconds * 1000))  # `time`; a clock's when on one
         self.store = None  # a storage.GameStore: the game is saved after every change
-        self.kept = None  # the state last saved (see keep); the game once it is archived
+        self.kept = None  # the ended game, once it is archived
         self.unarchived = None  # an ended game games.pgn could not take (console_commands.keep_ended)
         self.draw_offer = None  # (side, plies) of a draw offered by a person
         self.setup = None  # a console_setup.SetUpPhase while the players place their pieces
@@ -71,23 +71,22 @@ class Console:
             return
         command = words[0].lower()
         name = COMMANDS.get(command)
-        if self._check_flag() and not name:
-            self.keep()  # a move that came after the flag fell: the game is over
-            self.forget()  # (the summary's modules: the next game needs the room)
-            return
         try:
-            if self.setup and not self.setup.takes(command):
-                self.setup.place(line.strip())
-            elif name:
-                self.command(name, words[1:])
-            else:
-                self.move(line.strip())
-        except ValueError as e:
-            self.out("error: %s" % e)
-        except MemoryError:  # the game stays as it was, and is kept below
+            try:
+                if self._check_flag() and not name:
+                    pass  # a move that came after the flag fell: the game is over
+                elif self.setup and not self.setup.takes(command):
+                    self.setup.place(line.strip())
+                elif name:
+                    self.command(name, words[1:])
+                else:
+                    self.move(line.strip())
+            except ValueError as e:
+                self.out("error: %s" % e)
+            self.keep()
+        except MemoryError:  # (a game is saved after every move: nothing is lost)
             self.out("error: out of memory; the game goes on")
-        self.keep()
-        self.forget()
+        self.forget()  # (at a game's end too: the next game needs the room)
 
     def command(self, name, args):
         """Carry out the command `name` (a value of COMMANDS) with its words."""
@@ -119,22 +118,11 @@ class Console:
             game.settings += " time %d" % self.limits.movetime
         if not self.pondering:
             game.settings += " ponder off"
-        try:
-            if self.unarchived is not None or game.result() != UNDECIDED:
-                from .console_commands import keep_ended  # at a game's end: loaded for then
-                if keep_ended(self):
-                    return
-            # What the save holds, in brief (a long game's text would take its room).
-            clock = game.clock
-            state = (game, len(game.moves), game.moves[-1] if game.moves else 0, game.ended,
-                     game.settings, clock, clock and (clock.remaining(WHITE),
-                                                      clock.remaining(BLACK), len(clock.marks)))
-            if state == self.kept:
+        if self.unarchived is not None or game.result() != UNDECIDED:
+            from .console_commands import keep_ended  # at a game's end: loaded for then
+            if keep_ended(self):
                 return
-            self.kept = state
-            problem = self.store.save(game)
-        except MemoryError:  # (no room to save: the game goes on all the same)
-            problem = "could not save the game: out of memory"
+        problem = self.store.save(game)  # (not written again if it is the same)
         if problem:
             self.out("warning: %s; the game goes on" % problem)
 

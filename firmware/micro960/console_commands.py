@@ -327,7 +327,6 @@ def resume(console, store):
             console.out("warning: " + store.problem)
         return False
     console.game = saved
-    console.kept = None  # (saved again at the first keep)
     _take_settings(console, saved.settings)
     if saved.clock:
         saved.clock.now = console.now

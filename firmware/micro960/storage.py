@@ -100,6 +100,7 @@ class GameStore:
         self.temporary = _join(folder, TEMPORARY)
         self.archive_path = _join(folder, ARCHIVE)
         self.problem = None  # why the last load() found no game, when it was damage
+        self.last = None  # (length, sums) of the last save written here
 
     # ------------------------------------------------------------ the game in progress
 
@@ -107,13 +108,22 @@ class GameStore:
         """Save the game in progress; None, or why it could not be saved.
 
         When a save fails (a full flash) the previous save stays as it was and
-        the game goes on.
+        the game goes on. A save the same as the last one written here is not
+        written again (the console keeps the game after every line typed).
         """
         try:
+            length, sums = 0, (1, 0)
+            for piece in game.save_pieces():
+                data = piece.encode()
+                length += len(data)
+                sums = _checksum(data, sums)
+            if (length, sums) == self.last:
+                return None
             self._make_folder()
-            self._write_save(game.save_pieces())
+            self.last = self._write_save(game.save_pieces())
             self._replace(self.temporary, self.current)
         except (OSError, MemoryError) as e:
+            self.last = None
             self._discard(self.temporary)
             return "could not save the game: " + _why(e)
         return None
@@ -155,6 +165,7 @@ class GameStore:
 
     def clear(self):
         """Forget the game in progress; None, or why that failed."""
+        self.last = None
         for path in (self.temporary, self.current):
             try:
                 self.files.remove(path)
@@ -221,6 +232,7 @@ class GameStore:
             self.files.sync(f)
         finally:
             f.close()
+        return length, sums
 
     def _replace(self, old, new):
         try:
