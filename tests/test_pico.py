@@ -229,7 +229,7 @@ def seconds(text):
 
 # The most of the heap the end of a game may hold at once on the device: the
 # result, the archive written line by line, the summary, the next game.
-# Measured 19-24 KB (bench --pico, issue 25), with 70-83 KB free before it:
+# Measured 15-24 KB (bench --pico, issue 25), with 68-83 KB free before it:
 # the console leaves a game 32 KB (tt.GAME_KB) and more beside its default table.
 END_OF_GAME_BYTES = 28 * 1024
 
