@@ -14,11 +14,15 @@ machine's. It prints:
 - the sensor board's scan with the real matrix driver (on emulated GPIO):
   the time to read the 64 squares, to scan and debounce, and the CPU share;
 - the depth and nodes/s of the console's engine on two middlegames with
-  each of those tables.
+  each of those tables;
+- the end of a game on the console (host_tools/game_end.py): for each way a
+  game ends, the most of the heap its end holds at once (the free heap
+  before it less the least seen on its way, measured by the firmware at
+  every line said and every write to the flash), and whether games.pgn got it.
 
 The emulator has no flash-cache (XIP) stalls, so a real Pico is somewhat slower.
 """
-from . import emulator
+from . import emulator, game_end
 
 # Each mode as main.py starts it, and where its search is; %s is the table's
 # size in KB (None: sized from the free heap, tt.default_kb()).
@@ -114,7 +118,22 @@ def run_code(pico, code, timeout=1800):
     return [line for line in said if not line.startswith("===")]
 
 
-def run(depth=5, perft_depth=4, movetimes=MOVETIMES, table_ms=TABLE_MS, out=print):
+def end_of_game(pico, ways=game_end.WAYS, names=None):
+    """Each ending of game_end.ENDINGS (or those `names`) played on `pico`'s
+    console, at its prompt: [(ending, way, free before, least free, archived, said)]."""
+    return game_end.parse(run_code(pico, game_end.end_of_game_code("/", ways, names),
+                                   timeout=3600))
+
+
+def end_of_game_lines(rows):
+    for name, way, before, low, archived, said in rows:
+        yield ("end of a game, %s, %s: %d bytes at most (%d free before, %d at least); %s"
+               % (name, way, before - low, before, low,
+                  "archived" if archived else "NOT archived (%s)" % said))
+
+
+def run(depth=5, perft_depth=4, movetimes=MOVETIMES, table_ms=TABLE_MS, out=print,
+        end_ways=game_end.WAYS, endings=None):
     reason = emulator.missing()
     if reason:
         out("micro960 bench --pico: %s" % reason)
@@ -168,4 +187,9 @@ def run(depth=5, perft_depth=4, movetimes=MOVETIMES, table_ms=TABLE_MS, out=prin
                     words = line.split()
                     out("console, %s KB table, %d ms a middlegame: depth %s, %d nodes/s"
                         % (words[1], table_ms, words[3], int(words[5]) * 1000 // table_ms))
+    with emulator.EmulatedPico() as pico:
+        at_prompt(pico)
+        rows = end_of_game(pico, end_ways, endings)
+    for line in end_of_game_lines(rows):
+        out(line)
     return 0

@@ -145,7 +145,8 @@ def test_bench_pico_measures_on_the_device():
     from host_tools import pico_bench
     said = []
     assert pico_bench.run(depth=2, perft_depth=2, movetimes=(300,), table_ms=300,
-                          out=said.append) == 0
+                          out=said.append, end_ways={"no clock": (False, False)},
+                          endings=("checkmate", "flag")) == 0
     text = "\n".join(said)
     total = re.search(r"search total nodes (\d+) ms (\d+) nps (\d+) heap (\d+) stack (\d+)", text)
     assert total and int(total.group(1)) > 0 and int(total.group(5)) > 0, text
@@ -156,6 +157,9 @@ def test_bench_pico_measures_on_the_device():
                           r"\d+ bytes", text)) == 8, text
     assert len(re.findall(r"console, \d+ KB table, 300 ms a middlegame: depth \d+, \d+ nodes/s",
                           text)) == 4, text
+    ends = re.findall(r"end of a game, [^,]+, no clock: (\d+) bytes at most .*; archived$", text,
+                      re.M)
+    assert len(ends) == 2 and all(0 < int(used) for used in ends), text
     scan = re.search(r"sensor matrix: read in (\d+) us, scanned and debounced in (\d+) us", text)
     assert scan and 0 < int(scan.group(1)) < int(scan.group(2)) < 10000, text
     assert "no flash-cache stalls" in text
@@ -227,3 +231,30 @@ def seconds(text):
         minutes, _, rest = text.partition(":")
         return int(minutes) * 60 + int(rest)
     return float(text)
+
+
+# The most of the heap the end of a game may hold at once on the device: the
+# result, the archive written line by line, the summary, the next game.
+# Measured 15-24 KB (bench --pico, issue 25), with 68-83 KB free before it:
+# the console leaves a game 32 KB (tt.GAME_KB) and more beside its default table.
+END_OF_GAME_BYTES = 28 * 1024
+
+
+def test_the_end_of_every_game_is_archived_within_its_heap_budget(capsys):
+    """Each way a game ends (host_tools/game_end.py), resumed on a clock,
+    on the device's console with its default table and a writable flash:
+    archived to games.pgn, and its end never holds more of the heap than
+    END_OF_GAME_BYTES, measured by the firmware at every line said and
+    every write."""
+    from host_tools import game_end, pico_bench
+    with emulator.EmulatedPico() as pico:
+        pico_bench.at_prompt(pico)
+        rows = pico_bench.end_of_game(pico, {"resumed on a clock": (True, True)})
+    with capsys.disabled():
+        print()
+        for line in pico_bench.end_of_game_lines(rows):
+            print(line)
+    assert len(rows) == len(game_end.ENDINGS), rows
+    for name, way, before, low, archived, said in rows:
+        assert archived and "warning" not in said, (name, said)
+        assert before - low <= END_OF_GAME_BYTES and low >= 16 * 1024, (name, before, low)

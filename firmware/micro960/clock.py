@@ -117,19 +117,34 @@ class Clock:
     def save_text(self):
         """`control first-side first-ply white-ms black-ms mark...` (load_clock
         reads it; the clocks as they stand now, stopped)."""
-        return "%s %d %d %d %d %s" % (
-            self.control, self.first_side, self.first, self.remaining(WHITE),
-            self.remaining(BLACK), " ".join(str(m) for m in self.marks))
+        return "".join(self.save_pieces())
+
+    def save_pieces(self):
+        """save_text a piece at a time: the marks one by one."""
+        yield "%s %d %d %d %d " % (self.control, self.first_side, self.first,
+                                   self.remaining(WHITE), self.remaining(BLACK))
+        space = ""
+        for mark in self.marks:
+            yield space + str(mark)
+            space = " "
 
 
 def load_clock(text):
     """A stopped Clock from Clock.save_text(); ValueError if it is damaged."""
-    words = text.split()
+    words = text.split(None, 5)  # the marks are read one by one: a long game has many
     if len(words) < 5 or words[1] not in ("8", "16"):
-        raise ValueError("damaged clock: %r" % text)
+        raise ValueError("damaged clock: %r" % text[:80])
     clock = Clock(words[0], int(words[2]), int(words[1]))
     clock.left = [int(words[3]), int(words[4])]
-    clock.marks = [int(word) for word in words[5:]]
+    marks = words[5] if len(words) > 5 else ""
+    start = 0
+    while start < len(marks):
+        end = marks.find(" ", start)
+        if end < 0:
+            end = len(marks)
+        if end > start:
+            clock.marks.append(int(marks[start:end]))
+        start = end + 1
     return clock
 
 

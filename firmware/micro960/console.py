@@ -48,7 +48,8 @@ class Console:
         self.engine_side = engine_side  # WHITE, BLACK or None (two people)
         self.limits = Limits(movetime=int(seconds * 1000))  # `time`; a clock's when on one
         self.store = None  # a storage.GameStore: the game is saved after every change
-        self.kept = None  # the text last saved
+        self.kept = None  # the ended game, once it is archived
+        self.unarchived = None  # an ended game games.pgn could not take (console_commands.keep_ended)
         self.draw_offer = None  # (side, plies) of a draw offered by a person
         self.setup = None  # a console_setup.SetUpPhase while the players place their pieces
         self.engine_score = None  # the engine's last score, for its side
@@ -71,21 +72,22 @@ class Console:
             return
         command = words[0].lower()
         name = COMMANDS.get(command)
-        if self._check_flag() and not name:
-            self.keep()  # a move that came after the flag fell: the game is over
-            self.forget()
-            return
         try:
-            if self.setup and not self.setup.takes(command):
-                self.setup.place(line.strip())
-            elif name:
-                self.command(name, words[1:])
-            else:
-                self.move(line.strip())
-        except ValueError as e:
-            self.out("error: %s" % e)
-        self.keep()
-        self.forget()
+            try:
+                if self._check_flag() and not name:
+                    pass  # a move that came after the flag fell: the game is over
+                elif self.setup and not self.setup.takes(command):
+                    self.setup.place(line.strip())
+                elif name:
+                    self.command(name, words[1:])
+                else:
+                    self.move(line.strip())
+            except ValueError as e:
+                self.out("error: %s" % e)
+            self.keep()
+        except MemoryError:  # (a game is saved after every move: nothing is lost)
+            self.out("error: out of memory; the game goes on")
+        self.forget()  # (at a game's end too: the next game needs the room)
 
     def command(self, name, args):
         """Carry out the command `name` (a value of COMMANDS) with its words."""
@@ -124,14 +126,11 @@ class Console:
         if game.date is None:  # the day of its first save: the day it began
             from .storage import today
             game.date = today()
-        text = game.save_text()
-        if text == self.kept:
-            return
-        self.kept = text
-        if game.result() == UNDECIDED:
-            problem = self.store.save(game)
-        else:
-            problem = self.store.finish(game)
+        if self.unarchived is not None or game.result() != UNDECIDED:
+            from .console_commands import keep_ended  # at a game's end: loaded for then
+            if keep_ended(self):
+                return
+        problem = self.store.save(game)  # (not written again if it is the same)
         if problem:
             self.out("warning: %s; the game goes on" % problem)
 
@@ -143,7 +142,7 @@ class Console:
                 clock.remaining(clock.running) <= 0:
             game.flag(clock.running)
             clock.stop()
-            self.announce()
+            self.announce()  # (which archives the game)
             return True
         return False
 
@@ -304,6 +303,7 @@ class Console:
     def announce(self):
         game = self.game
         if game.result() != UNDECIDED:
+            self.keep()  # the game is archived first, whatever befalls the summary
             from .console_commands import summary  # once a game: loaded for the moment
             summary(self)
             return

@@ -24,14 +24,57 @@ def summary(console):
     game = console.game
     console.out("Game over: %s (%s)" % (game.result(), game.reason()))
     console.out("")
-    from .pgn import game_pgn
-    console.out(game_pgn(game).rstrip())
+    from .pgn import game_pgn, pgn_lines
+    try:
+        console.out(game_pgn(game).rstrip())
+    except MemoryError:  # no room for the text in one piece: a line at a time
+        try:
+            for line in pgn_lines(game):
+                console.out(line)
+        except MemoryError:
+            console.out("(no room left to show the moves; type pgn to see them)")
     console.out("")
     if console.store:
         console.out("Finished games go to %s. Type new for another game."
                     % console.store.archive_path)
     else:
         console.out("Type new for another game.")
+
+
+def keep_ended(console):
+    """Console.keep for a game that has ended, or after one the archive
+    could not take; True if nothing is left to save now. The ended game goes
+    to games.pgn and its save is cleared, once. A game the archive cannot
+    take (a full flash) is saved instead, and the next games are not saved
+    over it until the archive takes it (tried at each keep, and at the next
+    start)."""
+    game = console.game
+    waiting = console.unarchived
+    if waiting is not None and waiting is not game and _archive(console, waiting):
+        return True
+    if game.result() == UNDECIDED:
+        return False
+    if console.kept is not game:  # (an ended game is not played on: once is enough)
+        console.kept = game
+        problem = _archive(console, game)
+        if problem:
+            console.out("warning: %s; %s keeps it until games.pgn takes it"
+                        % (problem, console.store.current))
+    return True
+
+
+def _archive(console, game):
+    """Archive an ended game and clear its save; None, or why not."""
+    import gc
+    gc.collect()  # the archive's lines need room: clear the garbage first
+    # (a game just ended is new to the archive, even if the last one reads the same)
+    problem = console.store.finish(game, None, game is console.unarchived)
+    if not problem:
+        console.unarchived = None
+    elif console.unarchived is not game:
+        console.unarchived = game
+        console.store.save(game)
+    return problem
 
 
 def cmd_board(console, args):

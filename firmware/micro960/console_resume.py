@@ -18,7 +18,6 @@ def resume(console, store, quiet=False):
             console.out("warning: " + store.problem)
         return False
     console.game = saved
-    console.kept = saved.save_text()
     placed = _take_settings(console, saved.settings)
     if saved.clock:
         saved.clock.now = console.now

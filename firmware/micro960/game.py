@@ -172,17 +172,29 @@ class Game(History):
 
     def save_text(self):
         """A short text from which storage.load_game rebuilds this game exactly."""
-        lines = ["rules " + self.rules.name, "fen " + self.start_fen,
-                 "moves " + " ".join(self.uci_moves())]
+        return "".join(self.save_pieces())
+
+    def save_pieces(self):
+        """save_text a piece at a time (a line, or a move): a long game is
+        saved without its whole text in one piece of a small heap."""
+        yield "rules %s\nfen %s\nmoves " % (self.rules.name, self.start_fen)
+        chess960 = self.rules.uci_chess960
+        space = ""
+        for pos, move in self.replay():
+            yield space + uci_text(pos, move, chess960)
+            space = " "
+        yield "\n"
         if self.ended:
-            lines.append("ended %s %s" % self.ended)
+            yield "ended %s %s\n" % self.ended
         if self.settings:
-            lines.append("settings " + self.settings)
+            yield "settings %s\n" % self.settings
         if self.clock:
-            lines.append("clock " + self.clock.save_text())
+            yield "clock "
+            for piece in self.clock.save_pieces():
+                yield piece
+            yield "\n"
         if self.date:
-            lines.append("date " + self.date)
-        return "\n".join(lines) + "\n"
+            yield "date %s\n" % self.date
 
 
 def can_mate(pos, side):

@@ -7,8 +7,10 @@ of each (storage.py) does not hold its code.
 """
 from .game import Game
 from .rules import Rules
-from .startpos import start_fen
 
+# Classical chess's start (startpos.start_fen("RNBQKBNR")): written here, so
+# that writing a game's PGN at its end does not load startpos.py as well.
+CLASSICAL_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
 SEVEN_TAGS = ("Event", "Site", "Date", "Round", "White", "Black", "Result")
 # Variant tags as other programs spell them.
@@ -28,28 +30,38 @@ def named(text):
 
 def game_pgn(game, tags=None):
     """The game as PGN text, moves in our own SAN, wrapped at 80 columns."""
+    return "\n".join(pgn_lines(game, tags)) + "\n"
+
+
+def pgn_lines(game, tags=None):
+    """The lines of game_pgn one at a time: the console and the archive write
+    them so, and a long game's text is never needed whole on a small heap."""
     tags = dict(tags or {})
+    result = game.result()
     values = {"Event": "micro960 game", "Site": "?", "Date": game.date or "????.??.??",
-              "Round": "-", "White": "?", "Black": "?", "Result": game.result()}
+              "Round": "-", "White": "?", "Black": "?", "Result": result}
     values.update(_players(game.settings))
     values.update(tags)
-    values["Result"] = game.result()
-    lines = ['[%s "%s"]' % (name, _escape(values.pop(name))) for name in SEVEN_TAGS]
+    values["Result"] = result
+    for name in SEVEN_TAGS:
+        yield '[%s "%s"]' % (name, _escape(values.pop(name)))
     if game.rules.variant_tag:
         values["Variant"] = game.rules.variant_tag
-    if game.start_fen.split()[:4] != start_fen("RNBQKBNR").split()[:4] or "Variant" in values:
+    if game.start_fen.split()[:4] != CLASSICAL_FEN.split()[:4] or "Variant" in values:
         values["SetUp"] = "1"
         values["FEN"] = game.start_fen
     if game.clock and "TimeControl" not in values:
         values["TimeControl"] = game.clock.time_control_tag()
+    if result != "*" and "Termination" not in values:
+        values["Termination"] = game.reason()  # why: a flag, a claim, a resignation, ...
     for name in ("Variant", "SetUp", "FEN"):
         if name in values:
-            lines.append('[%s "%s"]' % (name, _escape(values.pop(name))))
+            yield '[%s "%s"]' % (name, _escape(values.pop(name)))
     for name in values:
-        lines.append('[%s "%s"]' % (name, _escape(values[name])))
-    lines.append("")
-    lines += _wrap(_movetext(game))
-    return "\n".join(lines) + "\n"
+        yield '[%s "%s"]' % (name, _escape(values[name]))
+    yield ""
+    for line in _wrap(_movetext(game)):
+        yield line
 
 
 def _players(settings):
@@ -70,38 +82,40 @@ def _escape(value):
 
 
 def _movetext(game):
+    """The words of the move text, one at a time, each move's SAN made as it comes."""
+    from .notation import san
     clock = game.clock
-    words = []
     number = int(game.start_fen.split()[5])
     white_first = game.start_fen.split()[1] == "w"
-    for i, text in enumerate(game.san_moves()):
+    last = ""  # the word before
+    for i, (pos, move) in enumerate(game.replay()):
         white = (i % 2 == 0) == white_first
         if white:
-            words.append("%d." % number)
-        elif i == 0 or words[-1].endswith("}"):  # after a comment, Black's move is numbered
-            words.append("%d..." % number)
-        words.append(text)
+            yield "%d." % number
+        elif i == 0 or last.endswith("}"):  # after a comment, Black's move is numbered
+            yield "%d..." % number
+        last = san(pos, move)
+        yield last
         if clock and 0 <= i - clock.first < len(clock.marks):
             seconds = max(0, clock.marks[i - clock.first]) // 1000
-            words.append("{[%%clk %d:%02d:%02d]}" % (seconds // 3600, seconds // 60 % 60,
-                                                     seconds % 60))
+            last = "{[%%clk %d:%02d:%02d]}" % (seconds // 3600, seconds // 60 % 60, seconds % 60)
+            yield last
         if not white:
             number += 1
-    words.append(game.result())
-    return words
+    yield game.result()
 
 
 def _wrap(words, width=80):
-    lines, line = [], ""
+    """Lines of at most `width` columns (a longer word on a line of its own)."""
+    line = ""
     for word in words:
         if line and len(line) + 1 + len(word) > width:
-            lines.append(line)
+            yield line
             line = word
         else:
             line = line + " " + word if line else word
     if line:
-        lines.append(line)
-    return lines
+        yield line
 
 
 class PgnReader:
@@ -245,7 +259,7 @@ def start_game(tags):
     """A new game from a PGN game's tags (Variant and FEN); with no Variant
     tag the game is classical chess (from its FEN, if it has one)."""
     rules = named(tags.get("Variant") or "classical")
-    return Game(rules, tags.get("FEN") or start_fen("RNBQKBNR"))
+    return Game(rules, tags.get("FEN") or CLASSICAL_FEN)
 
 
 def play_token(game, token):

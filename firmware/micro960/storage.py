@@ -100,6 +100,7 @@ class GameStore:
         self.temporary = _join(folder, TEMPORARY)
         self.archive_path = _join(folder, ARCHIVE)
         self.problem = None  # why the last load() found no game, when it was damage
+        self.last = None  # (length, sums) of the last save written here
 
     # ------------------------------------------------------------ the game in progress
 
@@ -107,14 +108,22 @@ class GameStore:
         """Save the game in progress; None, or why it could not be saved.
 
         When a save fails (a full flash) the previous save stays as it was and
-        the game goes on.
+        the game goes on. A save the same as the last one written here is not
+        written again (the console keeps the game after every line typed).
         """
         try:
-            data = _framed(game.save_text())
+            length, sums = 0, (1, 0)
+            for piece in game.save_pieces():
+                data = piece.encode()
+                length += len(data)
+                sums = _checksum(data, sums)
+            if (length, sums) == self.last:
+                return None
             self._make_folder()
-            self._write(self.temporary, data)
+            self.last = self._write_save(game.save_pieces())
             self._replace(self.temporary, self.current)
         except (OSError, MemoryError) as e:
+            self.last = None
             self._discard(self.temporary)
             return "could not save the game: " + _why(e)
         return None
@@ -156,6 +165,7 @@ class GameStore:
 
     def clear(self):
         """Forget the game in progress; None, or why that failed."""
+        self.last = None
         for path in (self.temporary, self.current):
             try:
                 self.files.remove(path)
@@ -166,23 +176,31 @@ class GameStore:
 
     # ------------------------------------------------------------ finished games
 
-    def archive(self, game, tags=None):
+    def archive(self, game, tags=None, once=True):
         """Append the game's PGN and a blank line to games.pgn; None, or why not.
 
-        Nothing is written when the file already ends with this very record,
-        so archiving again after a cut between archive() and clear() does not
-        copy the game twice.
+        With `once`, nothing is written when the file already ends with this
+        very record, so archiving again after a cut between archive() and
+        clear() does not copy the game twice. (A game that has just ended is
+        archived without: the same short game twice is two games.) The record is written a line at a time, as
+        pgn_lines makes it: at a game's end a board's heap may have no room
+        for all of it in one piece.
         """
-        from .pgn import game_pgn
+        from .pgn import pgn_lines
         try:
-            data = (game_pgn(game, tags) + "\n").encode()
+            length = 1  # the blank line after the game
+            for line in pgn_lines(game, tags):
+                length += len(line.encode()) + 1
             self._make_folder()
-            tail = self._tail(self.archive_path, len(data) + 2)
-            if tail.endswith(data):
+            if once and self._ends_with(pgn_lines(game, tags), length):
                 return None
+            tail = self._tail(self.archive_path, 64)
             f = self.files.open(self.archive_path, "ab")
             try:
-                f.write(_separator(tail) + data)
+                f.write(_separator(tail))
+                for line in pgn_lines(game, tags):
+                    f.write(line.encode() + b"\n")
+                f.write(b"\n")
                 self.files.sync(f)
             finally:
                 f.close()
@@ -190,20 +208,31 @@ class GameStore:
             return "could not archive the game: " + _why(e)
         return None
 
-    def finish(self, game, tags=None):
+    def finish(self, game, tags=None, once=True):
         """At the end of a game: archive it, then clear the save; None, or why
         not. The save is kept when archiving fails, so the game is not lost."""
-        return self.archive(game, tags) or self.clear()
+        return self.archive(game, tags, once) or self.clear()
 
     # ------------------------------------------------------------ steps
 
-    def _write(self, path, data):
-        f = self.files.open(path, "wb")
+    def _write_save(self, pieces):
+        """Write the temporary file a piece at a time, then its check line:
+        a long game's save never needs one piece of heap for all of it."""
+        f = self.files.open(self.temporary, "wb")
         try:
-            f.write(data)
+            length, sums, data = 0, (1, 0), b""
+            for piece in pieces:
+                if data:
+                    f.write(data)
+                data = piece.encode()
+                length += len(data)
+                sums = _checksum(data, sums)
+            # (the last piece goes with the check line: a one-piece save is one write)
+            f.write(data + ("check %d %d %d\n" % (length, sums[0], sums[1])).encode())
             self.files.sync(f)
         finally:
             f.close()
+        return length, sums
 
     def _replace(self, old, new):
         try:
@@ -254,6 +283,22 @@ class GameStore:
         finally:
             f.close()
 
+    def _ends_with(self, lines, length):
+        """True if the archive's last `length` bytes are these lines and a blank line."""
+        size = self.files.size(self.archive_path)
+        if not size or size < length:
+            return False
+        f = self.files.open(self.archive_path, "rb")
+        try:
+            f.seek(size - length)
+            for line in lines:
+                data = line.encode() + b"\n"
+                if f.read(len(data)) != data:
+                    return False
+            return f.read() == b"\n"
+        finally:
+            f.close()
+
     def _discard(self, path):
         try:
             self.files.remove(path)
@@ -281,12 +326,13 @@ def _framed(text):
     return data + ("check %d %d %d\n" % (len(data), a, b)).encode()
 
 
-def _checksum(data):
-    """Adler-32's two sums, kept apart so they stay small ints on a board."""
+def _checksum(data, sums=(1, 0)):
+    """Adler-32's two sums, kept apart so they stay small ints on a board;
+    `sums` are those of the data before, for a file summed piece by piece."""
+    a, b = sums
     if adler32:
-        sums = adler32(data)
-        return sums & 0xFFFF, sums >> 16
-    a, b = 1, 0
+        value = adler32(data, b << 16 | a)
+        return value & 0xFFFF, value >> 16
     for byte in data:
         a = (a + byte) % 65521
         b = (b + a) % 65521
@@ -346,18 +392,22 @@ def today():
 
 
 def load_game(text):
-    """Rebuild a game from Game.save_text(); ValueError if the text is damaged."""
+    """Rebuild a game from Game.save_text(); ValueError if the text is damaged.
+
+    A long game's save is read a line and a move at a time, never split whole:
+    its moves as separate strings would take a board's heap many times over.
+    """
     fields = {}
-    for line in text.split("\n"):
-        if line.strip():
-            name, _, value = line.strip().partition(" ")
+    for line in _parts(text, "\n"):
+        name, _, value = line.strip().partition(" ")
+        if name:
             fields[name] = value
     for name in ("rules", "fen", "moves"):
         if name not in fields:
             raise ValueError("saved game lacks its %s line" % name)
     game = Game(fields["rules"], fields["fen"])
     from .notation import parse_move
-    for text in fields["moves"].split():
+    for text in _parts(fields.pop("moves"), " "):
         game.push(parse_move(game.pos, text, game.legal_moves()))
     if "ended" in fields:
         result, _, reason = fields["ended"].partition(" ")
@@ -368,3 +418,15 @@ def load_game(text):
         from .clock import load_clock
         game.clock = load_clock(fields["clock"])
     return game
+
+
+def _parts(text, separator):
+    """The non-empty parts of text between separators, one at a time."""
+    start = 0
+    while start < len(text):
+        end = text.find(separator, start)
+        if end < 0:
+            end = len(text)
+        if end > start:
+            yield text[start:end]
+        start = end + 1

@@ -142,13 +142,16 @@ def played_states(moves, game):
 
 
 class Saved:
-    """Stands in for a Game to GameStore.save(): all a save needs is save_text()."""
+    """Stands in for a Game to GameStore.save(): all a save needs is save_pieces()."""
 
     def __init__(self, text):
         self.text = text
 
     def save_text(self):
         return self.text
+
+    def save_pieces(self):
+        yield self.text
 
 
 def state_of(game):

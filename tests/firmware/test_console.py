@@ -238,3 +238,65 @@ def test_help_gives_an_example_of_every_command_and_each_example_works():
         else:
             assert not errors and said or example == "quit", (example, said)
 
+
+
+def test_a_game_the_archive_cannot_take_waits_in_game_txt_and_is_archived_later():
+    """games.pgn will not grow (a full flash): the ended game stays in
+    game.txt, the next game is not saved over it, and the archive takes it
+    as soon as it can. The game is never lost, and play goes on."""
+    from micro960.storage import ENOSPC, Files, GameStore
+    from power_cut import remove_folder, scratch_folder
+
+    class FullArchive(Files):
+        full = True
+
+        def open(self, path, mode):
+            if self.full and path.endswith("games.pgn") and "a" in mode:
+                raise OSError(ENOSPC)
+            return Files.open(self, path, mode)
+
+    def saved():
+        with open(folder + "/game.txt") as f:
+            return f.read()
+
+    folder = scratch_folder("archive")
+    try:
+        files = FullArchive()
+        c, said = console("chess960", 518)
+        c.resume(GameStore(folder, files))
+        for line in ("f3", "e5", "g4", "Qh4#"):
+            c.handle(line)
+        warnings = [text for text in said if text.startswith("warning")]
+        assert warnings == ["warning: could not archive the game: no space left; %s/game.txt "
+                            "keeps it until games.pgn takes it" % folder], said
+        ended = "moves f2f3 e7e5 g2g4 d8h4\n"  # (the mate is in the moves: it needs no "ended")
+        assert ended in saved() and any(t.startswith("Game over") for t in said)
+        for line in ("new 518", "e4"):
+            c.handle(line)
+        assert ended in saved()  # not saved over
+        assert len(c.game.moves) == 1  # play goes on
+        files.full = False
+        c.handle("e5")
+        with open(folder + "/games.pgn") as f:
+            archive = f.read()
+        assert archive.count("[Event ") == 1 and "2. g4 Qh4# 0-1" in archive, archive
+        assert "\nmoves e2e4 e7e5\n" in saved(), saved()
+    finally:
+        remove_folder(folder)
+
+
+def test_the_same_short_game_twice_is_two_games_in_the_archive():
+    """The archive once took the second for the first written again after a
+    power cut, and left it out."""
+    from micro960.storage import GameStore
+    from power_cut import remove_folder, scratch_folder
+    folder = scratch_folder("twice")
+    try:
+        c, said = console("chess960", 518)
+        c.resume(GameStore(folder))
+        for line in ("e4", "resign", "new 518", "e4", "resign"):
+            c.handle(line)
+        with open(folder + "/games.pgn") as f:
+            assert f.read().count("1. e4 1-0") == 2
+    finally:
+        remove_folder(folder)
