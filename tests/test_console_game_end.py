@@ -51,11 +51,11 @@ ENDINGS = {
                     "draw agreed"),
     "threefold repetition claimed": ("chess960", "both", START, KNIGHTS + KNIGHTS[:3],
                                      ["Ng8", "draw"], "1/2-1/2",
-                                     "threefold repetition (claimed)"),
+                                     "threefold repetition claimed"),
     "fivefold repetition": ("chess960", "both", START, KNIGHTS * 3 + KNIGHTS[:3], ["Ng8"],
                             "1/2-1/2", "fivefold repetition"),
     "fifty moves claimed": ("chess960", "both", "7k/8/8/8/8/8/R7/K7 w - - 99 60", [],
-                            ["Rb2", "draw"], "1/2-1/2", "fifty-move rule (claimed)"),
+                            ["Rb2", "draw"], "1/2-1/2", "fifty-move rule claimed"),
     "seventy-five moves": ("chess960", "both", "7k/8/8/8/8/8/R7/K7 w - - 149 80", [], ["Rb2"],
                            "1/2-1/2", "75-move rule"),
     "insufficient material": ("chess960", "both", "7k/8/8/8/8/8/3r4/3K4 w - - 0 1", [],
@@ -153,8 +153,8 @@ def _check_with_python_chess(archive, fen, result, reason):
                "insufficient material": board.is_insufficient_material(),
                "75-move rule": board.is_seventyfive_moves(),
                "fivefold repetition": board.is_fivefold_repetition(),
-               "threefold repetition (claimed)": board.can_claim_threefold_repetition(),
-               "fifty-move rule (claimed)": board.can_claim_fifty_moves()}
+               "threefold repetition claimed": board.can_claim_threefold_repetition(),
+               "fifty-move rule claimed": board.can_claim_fifty_moves()}
     if reason in decided:
         assert decided[reason], (reason, board.fen())
     assert board.outcome() is None or board.outcome().result() == result
