@@ -71,11 +71,12 @@ class SetUpPhase:
             console.out("micro960 places its %s on %s%s." % (NAMES[piece], "abcdefgh"[file],
                                                              rank))
         if setup.done():
-            from .console_commands import setup_text
+            from .startpos import setup_text
             game = Game(setup.rules, setup.fen())
             console.setup = None
             console.game = game
-            console.out("Set-up done. New %s game. %s" % (game.rules.name, setup_text(game)))
+            console.out("Set-up done. New %s game. Start position %s."
+                        % (game.rules.name, setup_text(game.rules, game.start_fen) or game.start_fen))
             console.show_board()
             console.announce()
             console.reply()

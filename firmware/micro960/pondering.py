@@ -20,8 +20,7 @@ side the engine does not play, at level 10 and up, with `ponder on`.
 
     line = ponder(console)   # the line that stopped it, or None after a hit
 """
-from .console import move_text
-from .notation import san
+from .notation import move_text, san
 from .search import Limits
 from .ucimove import uci_text
 
@@ -40,7 +39,7 @@ def ponder(console):
 
     def poll():
         if heard:  # the hit was heard: back to the usual polling
-            return console._typed_while_thinking()
+            return console.typed_while_thinking()
         line = console.input.poll()
         if line is None:  # nothing typed yet; or the input is over: stop
             return getattr(console.input, "ended", False)
