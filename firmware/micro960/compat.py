@@ -68,7 +68,7 @@ def release(*names):
     for name in names:
         full = "micro960." + name
         if sys.modules.pop(full, None) is not None:
-            parent, _, leaf = full.rpartition(".")  # micro960.rules.pgn: rules holds pgn
+            parent, _, leaf = full.rpartition(".")  # the package that holds it
             package = sys.modules.get(parent)
             if package is not None and leaf in package.__dict__:
                 delattr(package, leaf)
