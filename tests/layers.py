@@ -77,7 +77,7 @@ def layer_of(module):
         for layer, names in FLAT.items():
             if parts[-1] in names.split():
                 return layer
-        return None
+        return parts[1] if parts[1] in LAYERS else PACKAGE_LAYER.get(parts[1])
     return PACKAGE_LAYER.get(parts[1], parts[1])
 
 
