@@ -2,8 +2,8 @@
 
 Puts firmware/ (the micro960 package) and tests/firmware/ (the firmware test
 modules, in folders by package, and their helpers) on sys.path, and tells
-firmware tests where the reference data is through the MICRO960_DATA environment variable, the same
-way tests/mprun.py does on MicroPython. The data lives in tests/data (made
+firmware tests where the reference data is through the MICRO960_DATA
+environment variable, the same way tests/mprun.py does on MicroPython. The data lives in tests/data (made
 by tests/data/make_reference_data.py) unless MICRO960_DATA says otherwise.
 """
 import os
