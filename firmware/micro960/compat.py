@@ -50,10 +50,8 @@ def load(name):
     loaded: the one way to a module used now and then that a module below
     it cannot import (Position's FEN code). release() gives it back."""
     import sys
-    full = "micro960." + name
-    if full not in sys.modules:
-        __import__(full)
-    return sys.modules[full]
+    __import__("micro960." + name)  # at once if it is loaded
+    return sys.modules["micro960." + name]
 
 
 def release(*names):

@@ -8,7 +8,7 @@ with ANSI escape codes, the last move's two squares highlighted.
 from .compat import const, release, ticks_ms
 from .game import Game, UNDECIDED
 from .lines import CONSOLE_LIMIT
-from .notation import move_text, parse_move, san, san_line, side_name
+from .notation import parse_move, san, san_line, side_name
 from .position import BLACK, CASTLE, OFF, TO64, TO120, WHITE, castle_squares
 from .search import MATE, MATE_BOUND, Limits, Search
 
@@ -256,7 +256,7 @@ class Console:
             game.flag(side)
             clock.stop()
             return
-        text = move_text(game.pos, move, moves)
+        text = self.move_text(game.pos, move, moves)
         self.out(who + text)
         game.push(move)
         self.last_move = (game, len(game.moves), text)
@@ -275,7 +275,7 @@ class Console:
             text = None
             for i, (pos, move) in enumerate(game.replay()):  # only after undo or resume
                 if i == plies - 1:
-                    text = move_text(pos, move)
+                    text = self.move_text(pos, move)
             known = self.last_move = (game, plies, text)
         return known[2]
 
@@ -302,6 +302,13 @@ class Console:
                 side_name(game.pos.side), claim))
 
     # ------------------------------------------------------------- commands
+
+    @staticmethod
+    def move_text(pos, move, moves=None):
+        """A move as written in a game record: `12. Nf3` for White, `12...Nf6` for Black."""
+        if pos.side == WHITE:
+            return "%d. %s" % (pos.fullmove, san(pos, move, moves))
+        return "%d...%s" % (pos.fullmove, san(pos, move, moves))
 
     @staticmethod
     def score_text(score):

@@ -5,7 +5,7 @@
     >>> uci_text(pos, move), san(pos, move)
     ('g1f3', 'Nf3')
 """
-from .position import EN_PASSANT, PAWN, PIECE_LETTERS, WHITE, side_name, square_name  # noqa: F401
+from .position import EN_PASSANT, PAWN, PIECE_LETTERS, side_name, square_name  # noqa: F401
 # UCI move text has a module of its own (the UCI engine needs nothing else
 # from here); it is part of this module's interface all the same.
 from .ucimove import (  # noqa: F401
@@ -38,13 +38,6 @@ def san_line(pos, line):
     for move in reversed(line):
         pos.pop(move)
     return texts
-
-
-def move_text(pos, move, moves=None):
-    """A move as written in a game record: `12. Nf3` for White, `12...Nf6` for Black."""
-    if pos.side == WHITE:
-        return "%d. %s" % (pos.fullmove, san(pos, move, moves))
-    return "%d...%s" % (pos.fullmove, san(pos, move, moves))
 
 
 def _san_core(pos, move, moves):

@@ -20,7 +20,7 @@ side the engine does not play, at level 10 and up, with `ponder on`.
 
     line = ponder(console)   # the line that stopped it, or None after a hit
 """
-from .notation import move_text, san
+from .notation import san
 from .search import Limits
 from .ucimove import uci_text
 
@@ -30,7 +30,7 @@ def ponder(console):
     expected = console.expected[2]
     pos = game.pos
     texts = _texts(pos, expected, game.rules.uci_chess960)
-    said = move_text(pos, expected)
+    said = console.move_text(pos, expected)
     person = pos.side  # (while the search runs, game.pos is wherever it has got to)
     plies = len(game.moves)
     game.push(expected)  # the search needs the position after it
