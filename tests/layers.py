@@ -28,8 +28,10 @@ The layers, lowest first (a module may import the layers ALLOWED says):
               command line
 
 A module's layer is its sub-package's (micro960.rules.fen is in `rules`,
-micro960.console.help in `text`); a module of the flat layout (micro960.fen)
-or at the package's top (micro960.compat) is in the layer FLAT names.
+micro960.console.help in `text`), but a driver's is `drivers` in the
+device's package too (micro960.device.sensor_matrix); a module of the flat
+layout (micro960.fen) or at the package's top (micro960.compat) is in the
+layer FLAT names.
 """
 import ast
 import os
@@ -78,6 +80,8 @@ def layer_of(module):
             if parts[-1] in names.split():
                 return layer
         return parts[1] if parts[1] in LAYERS else PACKAGE_LAYER.get(parts[1])
+    if parts[1] == "device" and parts[-1] in FLAT["drivers"].split():
+        return "drivers"  # the device's package holds its drivers
     return PACKAGE_LAYER.get(parts[1], parts[1])
 
 

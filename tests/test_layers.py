@@ -64,6 +64,9 @@ def test_the_counter_knows_a_layer_in_both_layouts():
     assert layers.layer_of("micro960.console_help") == "text"
     assert layers.layer_of("micro960.console.help") == "text"
     assert layers.layer_of("micro960.compat") == "runtime"
+    assert layers.layer_of("micro960.device.sensor_matrix") == "drivers"
+    assert layers.layer_of("micro960.device.storage") == "device"
+    assert layers.layer_of("micro960.text.uci") == "text"
     assert "text" not in layers.ALLOWED["eboard"] and "eboard" not in layers.ALLOWED["rules"]
 
 
