@@ -5,14 +5,26 @@ MicroPython for the Pico (host_tools/pico/firmware/micropython-1.28.0-rpi_pico.u
 with the RP2040 boot ROM beside it). Its flash holds, as littlefs at the
 place MicroPython mounts it, the bundle `micro960 flash` would copy (main.py,
 board.py, lib/micro960/*.mpy compiled for the Cortex-M0+), so the device
-boots into micro960 as a flashed Pico does. The host talks to it over the
-emulated USB serial port: pico.mjs's stdin and stdout.
+boots into micro960 as a flashed Pico does (or, with board=None, nothing:
+a Pico fresh from MicroPython's .uf2). The host talks to it over the
+emulated USB serial port: pico.mjs's stdin and stdout, line by line with
+send() and read_until(), and byte for byte through serial_port(), a
+pseudo-terminal that programs open as a serial port (mpremote: `micro960
+flash --port`, `micro960 pull --port`).
+
+The flash is writable: pico.mjs serves the boot ROM's flash functions (erase
+and program, as NOR flash does them), through which MicroPython writes its
+file system, and writes every change through to this board's own image
+file. So files written on the device last: the console's saves, its
+archive, what mpremote copies. power_cut() kills the emulator and boots the
+board again from that image; machine.reset() (as `mpremote reset` does it)
+boots it again too. files() reads the file system on the host.
 
 Time on the device is the emulated 125 MHz clock's (`time.ticks_ms()`), the
 only clock to time it by: this machine runs it several times slower. The
-emulator has no flash-cache (XIP) stalls, so a real Pico is somewhat slower.
-It does not emulate flash writes either: files written on the device do not
-last.
+emulator has no flash-cache (XIP) stalls, so a real Pico is somewhat slower;
+flash erases and writes take no time on its clock (on a Pico, some
+milliseconds each).
 
     with EmulatedPico() as pico:
         pico.read_until("press Enter")
@@ -21,10 +33,13 @@ last.
 """
 import os
 import queue
+import select
 import shutil
 import subprocess
+import tempfile
 import threading
 import time
+import tty
 from pathlib import Path
 
 from . import runtime
@@ -58,13 +73,14 @@ def missing():
     return None
 
 
-def filesystem_image(folder):
-    """A littlefs image of every file below `folder`, as MicroPython mounts it."""
+def filesystem_image(folder=None):
+    """A littlefs image of every file below `folder` (none without it), as
+    MicroPython mounts it."""
     from littlefs import LittleFS
     fs = LittleFS(block_size=FS_BLOCK_SIZE, block_count=FS_BLOCK_COUNT,
                   prog_size=FS_PROG_SIZE, read_size=32, lookahead_size=32)
-    folder = Path(folder)
-    for path in sorted(folder.rglob("*")):
+    folder = Path(folder) if folder else None
+    for path in sorted(folder.rglob("*")) if folder else ():
         name = path.relative_to(folder).as_posix()
         if path.is_dir():
             fs.makedirs(name, exist_ok=True)
@@ -84,60 +100,165 @@ def bundle(board="pico", extra=None):
     return folder
 
 
+# pico.mjs's exit code when the firmware resets the chip (machine.reset()).
+REBOOT = 3
+
+
 class EmulatedPico:
     """The emulated board: send() lines to its USB serial port, read its lines."""
 
     def __init__(self, board="pico", extra=None, matrix=None):
-        """`extra`: files {name: text} beside the bundle's (e.g. a board.py);
-        `matrix`: (row pins, column pins) of a sensor board's switch matrix,
-        whose pieces occupy() sets."""
+        """`board`: whose bundle the flash holds (None: none, a Pico fresh
+        from MicroPython's .uf2, for `micro960 flash` to fill); `extra`:
+        files {name: text} beside the bundle's (e.g. a board.py); `matrix`:
+        (row pins, column pins) of a sensor board's switch matrix, whose
+        pieces occupy() sets."""
         reason = missing()
         if reason:
             raise runtime.ToolMissing(reason)
-        folder = bundle(board, extra)
-        self.image = runtime.BUILD / "pico-flash.img"
+        folder = bundle(board, extra) if board else None
+        # This board's own flash: pico.mjs writes the device's saves into it.
+        runtime.BUILD.mkdir(parents=True, exist_ok=True)
+        handle, name = tempfile.mkstemp(prefix="pico-flash-", suffix=".img", dir=runtime.BUILD)
+        os.close(handle)
+        self.image = Path(name)
         self.image.write_bytes(filesystem_image(folder))
-        for name in (extra or {}):
+        for name in (extra or {}) if folder else ():
             (folder / name).unlink()  # the next bundle is the plain one again
         self.lines = queue.Queue()
         self.said = []
+        self.matrix = matrix
+        self.occupied = None  # the pieces on the sensor board, as occupy() last set them
+        self.pieces = None  # where occupy() writes, with a matrix
+        self.port = None  # the pseudo-terminal's path once serial_port() made it
+        self._port_fd = None
+        self._stdin_lock = threading.Lock()  # send() and the port both write to the board
+        self.closed = False
+        self._start()
+
+    def _start(self):
+        """Switch the board on: boot the firmware from the flash image."""
         command = ["node", str(NODE_DIR / "pico.mjs"), str(PICO_FILES / FIRMWARE_UF2),
                    str(PICO_FILES / BOOTROM), str(self.image)]
-        self.pieces = None  # where occupy() writes, with a matrix
         fds = ()
-        if matrix:
+        if self.matrix:
             read_end, write_end = os.pipe()
             fds = (read_end,)
             command.append("%s:%d" % (":".join(",".join(str(pin) for pin in pins)
-                                               for pins in matrix), read_end))
+                                               for pins in self.matrix), read_end))
             self.pieces = os.fdopen(write_end, "w")
-        self.process = subprocess.Popen(
+        process = subprocess.Popen(
             command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
             pass_fds=fds)
         if fds:
             os.close(fds[0])
-        threading.Thread(target=self._read, daemon=True).start()
+        self.process = process
+        self._reader = threading.Thread(target=self._read, args=(process,), daemon=True)
+        self._reader.start()
+        if self.occupied is not None:
+            self.occupy(self.occupied)  # the pieces are still on the board
 
     def occupy(self, occupied):
         """Put pieces on the sensor board's squares: bit i of `occupied` for
         square i (a1 = 0, h8 = 63), the rest empty."""
+        self.occupied = occupied
         self.pieces.write("occupied %x\n" % occupied)
         self.pieces.flush()
 
-    def _read(self):
+    def _read(self, process):
+        """Read what `process` says: lines for read_until(), and every byte to
+        the serial port when there is one. When the firmware resets the chip,
+        boot it again; when the emulator stops, a None line says so."""
         partial = b""
-        for data in iter(lambda: self.process.stdout.read1(4096), b""):
+        for data in iter(lambda: process.stdout.read1(4096), b""):
+            self._to_port(data)
             partial += data.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
             *done, partial = partial.split(b"\n")
             for line in done:
                 self.lines.put(line.decode("utf-8", "replace"))
         if partial:
             self.lines.put(partial.decode("utf-8", "replace"))
-        self.lines.put(None)
+        if process is not self.process or self.closed:
+            return  # power_cut() or close() stopped it
+        if process.wait() == REBOOT:
+            self._start()
+        else:
+            self.lines.put(None)
+
+    def power_cut(self):
+        """Cut the power and switch it on again: the board boots from what
+        its flash held at the cut (littlefs's last completed write). Lines
+        said before the cut and not yet read are dropped."""
+        process, self.process = self.process, None  # its reader thread lets it go
+        process.kill()
+        process.wait()
+        self._reader.join()
+        if self.pieces:
+            self.pieces.close()
+        while not self.lines.empty():
+            self.lines.get()
+        self._start()
+
+    def files(self):
+        """The device's file system as it is now, read from its flash image:
+        a littlefs.LittleFS (e.g. .open("games.pgn").read())."""
+        from littlefs import LittleFS, UserContext
+        return LittleFS(UserContext(buffer=bytearray(self.image.read_bytes())),
+                        block_size=FS_BLOCK_SIZE, block_count=FS_BLOCK_COUNT,
+                        prog_size=FS_PROG_SIZE, read_size=32, lookahead_size=32)
+
+    def serial_port(self):
+        """The path of a pseudo-terminal (e.g. /dev/pts/5) that is the board's
+        USB serial port, for programs that open a serial port: mpremote,
+        `micro960 pull --port`, `micro960 flash --port`. It stays the same
+        across power cuts and resets, as /dev/serial/by-id/... does."""
+        if self.port is None:
+            self._port_fd, terminal = os.openpty()
+            # The terminal side is held open, so the port lasts from one
+            # program to the next; raw, so bytes pass as they are (no echo of
+            # what the board says, no CR/LF changes, Ctrl-C and Ctrl-D are bytes).
+            tty.setraw(terminal)
+            self._terminal_fd = terminal
+            self.port = os.ttyname(terminal)
+            threading.Thread(target=self._from_port, args=(self._port_fd,), daemon=True).start()
+        return self.port
+
+    def _from_port(self, port):
+        """Relay what programs write to the serial port to the board."""
+        while True:
+            try:
+                data = os.read(port, 4096)
+            except OSError:
+                return  # close() closed the port
+            if not data:
+                return
+            self._write(data)
+
+    def _to_port(self, data):
+        """Relay what the board says to the serial port. With no program
+        reading the port its buffer fills; then the rest is dropped after a
+        moment (as a board's output is with no terminal open), rather than
+        stop the board: the next program starts with a Ctrl-C and reads on
+        from there, as mpremote does."""
+        port = self._port_fd
+        while port is not None and data:
+            try:
+                if not select.select([], [port], [], 1.0)[1]:
+                    return
+                data = data[os.write(port, data):]
+            except (OSError, ValueError):
+                return  # close() closed the port
+
+    def _write(self, data):
+        with self._stdin_lock:
+            try:
+                self.process.stdin.write(data)
+                self.process.stdin.flush()
+            except (AttributeError, OSError, ValueError):
+                pass  # the board is off (a power cut, a reset): the bytes are lost
 
     def send(self, text, end="\r\n"):
-        self.process.stdin.write((text + end).encode())
-        self.process.stdin.flush()
+        self._write((text + end).encode())
 
     def read_until(self, done, timeout=120):
         """The lines up to the first that starts with `done` (a string) or
@@ -160,11 +281,17 @@ class EmulatedPico:
                 return seen
 
     def close(self):
+        self.closed = True
         if self.pieces:
             self.pieces.close()
-        if self.process.poll() is None:
+        if self.process and self.process.poll() is None:
             self.process.kill()
             self.process.wait()
+        if self._port_fd is not None:
+            port, self._port_fd = self._port_fd, None
+            os.close(self._terminal_fd)  # first, so that a read of the port ends
+            os.close(port)
+        self.image.unlink(missing_ok=True)
 
     def __enter__(self):
         return self

@@ -249,6 +249,40 @@ def test_replay_pgn_writes_the_games_back_in_our_san(tmp_path):
 
 
 @pytest.mark.parametrize("runtime", RUNTIMES)
+def test_a_reader_that_stops_early_ends_the_command_quietly(runtime, tmp_path):
+    """`replay --pgn ... | head` once printed `error: [Errno 32] Broken pipe`:
+    a command whose reader has gone ends quietly, as Unix tools do (the
+    status of one killed by SIGPIPE, 141)."""
+    path = tmp_path / "many.pgn"
+    path.write_text('[Event "g"]\n[Result "*"]\n\n1. e4 e5 2. Nf3 Nc6 *\n\n' * 400)
+    batch = "".join("8/8/8/8/8/8/8/K6k w - - 0 1\t1\n" for _ in range(3000))
+    for args, text in ((["replay", str(path), "--pgn"], None), (["perft", "--batch"], batch)):
+        command = [sys.executable, "-m", "host_tools"] + args + ["--runtime", runtime]
+        process = subprocess.Popen(command, cwd=REPO, text=True, stdout=subprocess.PIPE,
+                                   stderr=subprocess.PIPE, stdin=subprocess.PIPE)
+        if text:  # perft answers each line as it comes: feed them from here
+            import threading
+            feeder = threading.Thread(target=_feed, args=(process.stdin, text))
+            feeder.start()
+        else:
+            process.stdin.close()
+        assert process.stdout.readline()  # head -1
+        process.stdout.close()
+        assert process.wait(timeout=120) == 141, args
+        assert process.stderr.read() == "", args
+        if text:
+            feeder.join()
+
+
+def _feed(stdin, text):
+    try:
+        stdin.write(text)
+        stdin.close()
+    except BrokenPipeError:  # the command ended first: what the test wants
+        pass
+
+
+@pytest.mark.parametrize("runtime", RUNTIMES)
 def test_startpos_and_perft_take_every_rule_set(runtime):
     """startpos --rules in each rule set's own numbering; perft --rules counts
     by its rules: Chess480's castlings and LRS's missing ones, by hand."""

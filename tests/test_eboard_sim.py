@@ -220,6 +220,19 @@ def test_each_rule_set_on_the_sensor_board(runtime, tmp_path):
 
 
 @pytest.mark.parametrize("runtime", ("cpython", "micropython"))
+def test_shuffle_castling_from_the_king_on_d_on_the_sensor_board(runtime, tmp_path):
+    """Shuffle with the king on d castles as the Internet Chess Servers do:
+    Kd1-f1 with Rh1-e1, Kd8-b8 with Ra8-c8 (Chess960 would go to g1/f1)."""
+    script = tmp_path / "shuffle.txt"
+    script.write_text("lift d1\nlift h1\nplace f1\nplace e1\n"
+                      "lift d8\nplace b8\nlift a8\nplace c8\n")
+    out = run_sim(script, ["--rules", "shuffle", "--engine", "off", "--fen",
+                           "r2k3r/pppppppp/8/8/8/8/PPPPPPPP/R2K3R w KQkq - 0 1"], runtime)
+    assert "move O-O" in out and "move O-O-O" in out, out
+    assert "fen 1kr4r/pppppppp/8/8/8/8/PPPPPPPP/R3RK2 w - - 2 2" in out, out
+
+
+@pytest.mark.parametrize("runtime", ("cpython", "micropython"))
 def test_a_set_up_phase_on_the_sensor_board(runtime, tmp_path):
     """--setup: the pieces placed in turn, the LEDs lighting where the piece in
     hand may go (then its mirror square), a wrong square an error until the

@@ -3,6 +3,7 @@
 No Pico is needed: the bundle is built with --dry-run and run on the
 MicroPython unix port, and the device steps talk to a stand-in for mpremote
 whose "device" is the unix port running in a temporary directory.
+tests/test_pico_saves.py runs the real mpremote against an emulated Pico.
 """
 import hashlib
 import json

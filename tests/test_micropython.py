@@ -29,6 +29,11 @@ HEAPS = {"test_game": "96K", "test_lrs": "96K",
          "test_position": "72K",
          # A game of each rule set, written to PGN and read back; 96K did not pass.
          "test_rules": "128K", "test_pgn": "96K", "test_console": "192K",
+         # The PGN reader and a game, as test_pgn; 80K did not pass.
+         "test_pgn_files": "96K",
+         # Games of shuffle and classical chess, one written to PGN and read
+         # back; 80K did not pass.
+         "test_rules_castling": "96K",
          "test_console_input": "192K", "test_console_rules": "192K", "test_console_clock": "192K",
          "test_display": "160K", "test_console_ponder": "192K",
          # Saved games and the archive replayed; 120K was the least that passed

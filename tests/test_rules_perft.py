@@ -5,7 +5,8 @@ Positions: a random set-up of the rule set (micro960's own numbering) and
 --batch` on CPython and on the MicroPython unix port. Chess960, classical,
 double960 and shuffle are Chess960 boards to python-chess; transcendental is
 one with no castling rights. (Chess480 and LRS, which python-chess does not
-play, are checked by hand in tests/firmware/test_rules.py and test_lrs.py.)
+play, are checked by hand in tests/firmware/test_rules.py and test_lrs.py;
+LRS also against a generator built here on python-chess's pseudo-legal moves.)
 
 The same positions are counted by Stockfish's `go perft` (UCI_Chess960) too,
 where Stockfish is installed. MICRO960_RULES_PERFT=N sets the positions per
@@ -109,3 +110,72 @@ def test_perft_agrees_with_stockfish(name):
             assert int(out.getvalue()) == stockfish.perft(fen, DEPTH, True), (name, fen)
     finally:
         stockfish.close()
+
+
+# ------------------------------------------------------------------- LRS
+
+def lrs_perft(board, depth):
+    """LRS perft from python-chess's pseudo-legal moves: every one is legal
+    but castling, en passant and promotions other than to a queen, and a
+    position whose king has been taken has ended the game: no moves."""
+    if depth == 0:
+        return 1
+    if board.king(chess.WHITE) is None or board.king(chess.BLACK) is None:
+        return 0
+    total = 0
+    for move in board.generate_pseudo_legal_moves():
+        if move.promotion not in (None, chess.QUEEN) or board.is_en_passant(move):
+            continue
+        after = board.copy(stack=False)
+        after.push(move)
+        after.ep_square = None
+        total += lrs_perft(after, depth - 1)
+    return total
+
+
+def lrs_positions(count, seed=4398):
+    """Kingless, king-taking and ordinary LRS positions: random set-ups with
+    pieces taken off, then random moves that prefer captures (kings too)."""
+    rng = random.Random(seed)
+    cases = [chess.Board("4k3/8/8/8/8/8/8/R7 b - - 0 1"),  # White's king is gone
+             chess.Board("4k3/8/8/8/8/8/8/R3K2r b - - 0 1")]  # Rxe1 takes it
+    while len(cases) < count:
+        board = chess.Board(setup_fen(Rules("lrs"), rng.randrange(5040)))
+        for sq in list(board.piece_map()):
+            if board.piece_type_at(sq) != chess.KING and rng.random() < 0.6:
+                board.remove_piece_at(sq)
+        for _ in range(rng.randrange(16)):
+            moves = [m for m in board.generate_pseudo_legal_moves()
+                     if m.promotion in (None, chess.QUEEN) and not board.is_en_passant(m)]
+            if not moves or board.king(chess.WHITE) is None or board.king(chess.BLACK) is None:
+                break
+            captures = [m for m in moves if board.is_capture(m)]
+            board.push(rng.choice(captures if captures and rng.random() < 0.6 else moves))
+            board.ep_square = None
+        cases.append(board.copy(stack=False))
+    return cases
+
+
+@pytest.mark.parametrize("runtime", ("cpython", "micropython"))
+def test_lrs_perft_agrees_with_a_king_capture_reference(runtime):
+    """A taken king ends the game: perft once counted the moves after it
+    (5/70/476 from a position whose White king is gone)."""
+    cases = [(board.fen(), lrs_perft(board, DEPTH)) for board in lrs_positions(8)]
+    assert cases[0][1] == 0 and cases[1][1] > 0
+    assert sum(1 for fen, count in cases if count == 0) < len(cases) // 2  # most play on
+    if runtime == "cpython":
+        pos = Position()
+        Rules("lrs").apply(pos)
+        out = io.StringIO()
+        perft_batch(io.StringIO("".join("%s\t%d\n" % (fen, DEPTH) for fen, _ in cases)), out, pos)
+        assert [int(n) for n in out.getvalue().split()] == [count for _, count in cases], cases
+        return
+    process = LineProcess(micropython_command("perft", "--rules", "lrs", "--batch"))
+    process.start()
+    try:
+        for fen, count in cases:
+            process.send("%s\t%d\n" % (fen, DEPTH))
+            answer = process.read_until(lambda line: True, timeout=60)[-1]
+            assert answer.strip() == str(count), (fen, answer)
+    finally:
+        process.stop()

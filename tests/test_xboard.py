@@ -232,6 +232,23 @@ def test_each_variant_plays_by_its_rules(raw):
             text.startswith(start) for text, start in zip(answers, said)), (variant, lines)
 
 
+def test_wildcastle_castles_from_the_king_on_d(raw):
+    """XBoard's wildcastle lets the king start on d and castle d1f1 (Rh1-e1)
+    and d1b1 (Ra1-c1); `usermove d1f1` was once refused, and the rules
+    castled Chess960's way (Kg1, Rf1)."""
+    fen = "r2k3r/8/8/8/8/8/8/R2K3R w KQkq - 0 1"
+    # Kd1-f1 puts the rook on e1; Black castles Kd8-b8, Ra8-c8; then Re1-e8+
+    # and Rc8xe8 are legal only with the rooks where these rules put them.
+    for command in ("new", "variant wildcastle", "setboard " + fen, "force", "usermove d1f1",
+                    "usermove d8b8", "usermove e1e8", "usermove c8e8", "usermove a1a8",
+                    "ping 7"):
+        raw.send(command)
+    lines = []
+    while not lines or lines[-1] != "pong 7":
+        lines.append(raw.expect("")[1])
+    assert lines == ["pong 7"], lines
+
+
 def test_double960_over_xboard(raw):
     fen = "rbbkqrnn/pppppppp/8/8/8/8/PPPPPPPP/BQNNRKRB w KQkq - 0 1"  # SP 3 / SP 900
     for command in ("new", "variant double960", "setboard " + fen, "sd 2", "usermove e2e4"):

@@ -13,7 +13,8 @@ perft and startpos take `--rules NAME` (rules.py: chess960 by default).
 `main(["perft", fen, "3"])` runs one and returns the exit code: 0 for
 success, 1 for bad input, 2 for a command line that makes no sense. Bad
 input gives one `error: ...` line on stderr, never a traceback; set the
-environment variable MICRO960_DEBUG to see the traceback instead.
+environment variable MICRO960_DEBUG to see the traceback instead. When the
+reader of the output goes away (`| head`) a command ends quietly with 141.
 
 Only what MicroPython has is used here: no argparse, no os.path, stdin
 read line by line.
@@ -52,7 +53,11 @@ def main(argv):
         return 0 if code is None else code
     except UsageError as e:
         return _fail(e, 2)
-    except (ValueError, OSError) as e:
+    except ValueError as e:
+        return _fail(e, 1)
+    except OSError as e:
+        if e.args and e.args[0] == 32:  # EPIPE: the reader is gone (`| head`): end
+            return 141  # quietly, as Unix tools do (128 + SIGPIPE)
         return _fail(e, 1)
     except MemoryError:
         return _fail("out of memory (on MicroPython, try a bigger heap)", 1)
@@ -244,7 +249,7 @@ def replay_command(args):
     flags, words = _split_flags(args, ("--pgn",))
     if len(words) != 1:
         raise UsageError("replay needs one PGN file: replay FILE [--pgn]")
-    from .pgn import replay_command as replay
+    from .replay import replay_command as replay
     return replay(words[0], "--pgn" in flags)
 
 

@@ -15,9 +15,10 @@ from .position import (BISHOP, BLACK, BOTH, FILES, KING, KING_STEPS, KNIGHT, KNI
 from .movegen import has_legal_ep
 
 
-def parse(fen, king_capture=False):
+def parse(fen, king_capture=False, castle_kings=""):
     """The arguments of Position._load() for `fen`; ValueError if it is not
-    a position a game can reach (`king_capture`: the rules need no kings)."""
+    a position a game can reach (`king_capture`: the rules need no kings;
+    `castle_kings`: the files a castling king may stand on, see rules.py)."""
     parts = fen.split()
     if len(parts) == 4:
         parts = parts + ["0", "1"]
@@ -38,6 +39,8 @@ def parse(fen, king_capture=False):
         raise ValueError("each side needs a king")
     _check_material(board)
     rook_squares = _parse_castling(parts[2], board, kings)
+    if castle_kings:
+        _check_corners(parts[2], rook_squares, kings, castle_kings)
     ep = _parse_ep(parts[3], board, side)
     try:
         halfmove = int(parts[4])
@@ -179,6 +182,20 @@ def _parse_castling(text, board, kings):
             raise ValueError("two castling rights for one side of the king: " + text)
         rook_squares[bit] = sq
     return rook_squares
+
+
+def _check_corners(text, rook_squares, kings, files):
+    """Rules that castle from the orthodox corners take a right only for a
+    rook in its corner and a king on one of `files` (python-chess's status()
+    calls the others bad castling rights)."""
+    for bit in range(4):
+        rook = rook_squares[bit]
+        if rook and not (TO64[rook] & 7 in (0, 7) and
+                         FILES[TO64[kings[bit >> 1]] & 7] in files):
+            rank = "1" if bit < 2 else "8"
+            raise ValueError("castling rights %s: these rules castle only with the king on %s "
+                             "and the rook in its corner"
+                             % (text, " or ".join([f + rank for f in files])))
 
 
 def _parse_ep(text, board, side):

@@ -207,11 +207,12 @@ def castling_moves(pos, buf, n):
 def legal_moves(pos, buf, n):
     """Write the legal moves into buf[n:]; return the end.
 
-    Under `king_capture` rules (LRS) every pseudo-legal move is legal.
+    Under `king_capture` rules (LRS) every pseudo-legal move is legal, and
+    none is once a king is taken: that has ended the game.
     """
-    end = pseudo_moves(pos, buf, n)
     if pos.king_capture:
-        return end
+        return pseudo_moves(pos, buf, n) if pos.kings[0] and pos.kings[1] else n
+    end = pseudo_moves(pos, buf, n)
     b = pos.board
     us = pos.side
     them = us ^ BOTH

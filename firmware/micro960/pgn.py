@@ -1,10 +1,10 @@
 """PGN out (Seven Tag Roster plus Chess960 tags) and in (replaying move by move).
 
 Reading skips comments, NAGs, variations and move numbers; a file is read
-line by line so a large archive fits a small heap.
+line by line so a large archive fits a small heap. The `replay` command that
+reads files is replay.py's: a board that only writes its games at the end
+of each (storage.py) does not hold its code.
 """
-import sys
-
 from .game import Game
 from .rules import Rules
 from .startpos import start_fen
@@ -258,37 +258,3 @@ def replay(tags, tokens):
         if error:
             return game, error
     return game, None
-
-
-def replay_command(path, write_pgn=False, out=None):
-    """`micro960 replay FILE [--pgn]`: one `RESULT XFEN` line per game, or PGN."""
-    out = out or sys.stdout
-    try:
-        stream = open(path)
-    except OSError:
-        out.write("error: cannot read %s\n" % path)
-        return 2
-    replayer = Replayer()
-    counts = [0, 0]  # games, errors
-    with stream:
-        for line in stream:
-            _report(replayer.feed(line), counts, write_pgn, out)
-    _report(replayer.finish(), counts, write_pgn, out)
-    return 1 if counts[1] else 0
-
-
-def _report(done, counts, write_pgn, out):
-    if not done:
-        return
-    tags, game, error = done
-    counts[0] += 1
-    if error:
-        counts[1] += 1
-        # With --pgn the games go to stdout, so errors go beside them.
-        (sys.stderr if write_pgn else out).write("error game %d, %s\n" % (counts[0], error))
-    if game is None:
-        return
-    if write_pgn:
-        out.write(game_pgn(game, tags) + "\n")
-    elif not error:
-        out.write("%s %s\n" % (game.result(), game.pos.fen()))

@@ -163,6 +163,7 @@ class Position:
         self.en_passant = True
         self.queen_only = False
         self.king_capture = False
+        self.castle_kings = ""  # see rules.py
         if start:
             self.restore(start)
         else:
@@ -183,7 +184,7 @@ class Position:
 
     def set_fen(self, fen):
         """Read X-FEN or Shredder-FEN; on error raise ValueError, keeping the old position."""
-        self._load(*load("fen").parse(fen, self.king_capture))
+        self._load(*load("fen").parse(fen, self.king_capture, self.castle_kings))
 
     def snapshot(self):
         """This position as restore() takes it: what a game keeps of its start

@@ -1,11 +1,16 @@
 """Rule sets, selectable by name, their start positions and how they are numbered.
 
 chess960        Chess960 by the FIDE rules (the default); SP 0-959
-classical       orthodox chess: SP 518 only, castling written e1g1 in UCI
+classical       orthodox chess: SP 518 only, castling written e1g1 in UCI; a FEN
+                castles only with the king on e1/e8 and the rook in its corner
 double960       White and Black each get their own SP (not mirrored): SP 0-959 each
 shuffle         rooks in the corners, king on e1/e8, the other pieces shuffled
                 with the bishops on opposite colours: set-ups 0-17; castling
-                as in classical chess
+                as in classical chess. As on the Internet Chess Servers
+                (XBoard's wildcastle) a FEN may put the king on d1/d8: it
+                castles two squares towards the rook, the rook to the square
+                it crossed (Chess480's castling: d1f1 with Rh1-e1, d1b1 with
+                Ra1-c1)
 chess480        Chess960 set-ups, Lewis's "orthodox castling": the king moves
                 two squares towards the rook (onto or over its square), the
                 rook to the square the king crossed; king and rook side by
@@ -45,7 +50,12 @@ class Rules:
         self.two_ranks = name in ("double960", "transcendental")  # each side its own
         lrs = name == "lrs"
         self.castling = name not in ("lrs", "transcendental")
-        self.orthodox_castling = name == "chess480"
+        # The king two squares towards the rook: Chess480's castling, which
+        # from e1 is the classical one and from d1 the shuffle's.
+        self.orthodox_castling = name in ("chess480", "shuffle")
+        # The files a castling king may stand on, its rook in the corner
+        # (python-chess's orthodox rule; the ICS's shuffle adds d); "" for anywhere.
+        self.castle_kings = "e" if name == "classical" else "de" if name == "shuffle" else ""
         self.en_passant = not lrs
         self.queen_only = lrs
         self.king_capture = lrs
@@ -61,3 +71,4 @@ class Rules:
         pos.queen_only = self.queen_only
         pos.king_capture = self.king_capture
         pos.orthodox_castling = self.orthodox_castling
+        pos.castle_kings = self.castle_kings

@@ -2,7 +2,7 @@
 that speak it, on stdin/stdout (and the device's serial port).
 
 XBoard's variants map onto our rule sets: normal (classical), fischerandom
-(chess960), wildcastle (shuffle: rooks in the corners, king on e), nocastle
+(chess960), wildcastle (shuffle: rooks in the corners, king on e or d), nocastle
 (transcendental's rules: shuffled ranks, no castling); and by our own names,
 chess480, double960 and lrs, which XBoard does not know. A position always
 comes with setboard; an illegal move or command gets `Illegal move` or

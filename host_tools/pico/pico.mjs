@@ -1,21 +1,28 @@
 // An emulated Raspberry Pi Pico running a MicroPython .uf2, its USB serial
 // port on this process's stdin and stdout.
 //   node pico.mjs FIRMWARE.uf2 BOOTROM.bin [LITTLEFS.img [ROWS:COLUMNS:FD]]
+// LITTLEFS.img is the flash from FS_OFFSET on, and stays so: every erase and
+// program of the flash is written through to it, so after the process is
+// killed (a power cut) it holds what the flash would. When the firmware
+// resets the chip (machine.reset(), through the watchdog) the process exits
+// with code REBOOT, for its runner to start the board again.
 // ROWS:COLUMNS:FD (e.g. 2,3,4,5,6,7,8,9:10,11,12,13,14,15,16,17:5) wires a
 // sensor board's switch matrix to those GPIO pins (see below); the pieces
 // on it are read from file descriptor FD, a line `occupied HEX` at a time.
-import { createReadStream, readFileSync } from 'fs';
+import { createReadStream, openSync, readFileSync, writeSync } from 'fs';
 import { createInterface } from 'readline';
 import { ConsoleLogger, GPIOPinState, LogLevel, Simulator, USBCDC } from 'rp2040js';
 
 const [uf2Path, bootromPath, fsPath, matrix] = process.argv.slice(2);
 const FS_OFFSET = 0xa0000; // where RPI_PICO's MicroPython keeps littlefs
 const FLASH_START = 0x10000000;
+const REBOOT = 3; // exit code: the firmware reset the chip
 
 const simulator = new Simulator();
 const mcu = simulator.rp2040;
 mcu.logger = new ConsoleLogger(LogLevel.Error);
 const rom = readFileSync(bootromPath);
+const servedRomFunctions = serveFlashFunctions(rom);
 mcu.loadBootrom(new Uint32Array(rom.buffer, rom.byteOffset, rom.length / 4));
 // UF2: 512-byte blocks, each a target address (offset 12), a payload size
 // (offset 16) and the payload (from offset 32).
@@ -25,9 +32,93 @@ for (let at = 0; at + 512 <= uf2.length; at += 512) {
   const size = uf2.readUInt32LE(at + 16);
   mcu.flash.set(uf2.subarray(at + 32, at + 32 + size), address - FLASH_START);
 }
-if (fsPath) {
-  mcu.flash.set(readFileSync(fsPath), FS_OFFSET);
+const image = fsPath ? readFileSync(fsPath) : Buffer.alloc(0);
+mcu.flash.set(image, FS_OFFSET);
+const imageFile = fsPath ? openSync(fsPath, 'r+') : null;
+
+// ---- The flash chip, as the boot ROM's flash functions see it.
+// rp2040js reads the flash (XIP) but does not emulate the QSPI flash chip
+// behind it, so the pico-sdk's flash_range_erase/flash_range_program, which
+// MicroPython's littlefs writes through, would change nothing. They drive the
+// chip only through the boot ROM's functions, found by their two-letter codes
+// in the ROM's function table; here the first instruction of each is a BKPT,
+// and that breakpoint does the function's work on mcu.flash and returns.
+// (A BKPT costs nothing per instruction, unlike checking the PC before each.)
+
+// The ROM function with this two-letter code: the table's address is the
+// 16-bit word at 0x14, and each entry is a 16-bit code ('I' | 'F' << 8 for
+// 'IF') and a 16-bit Thumb address, up to a code of 0.
+function romFunction(rom, name) {
+  const code = name.charCodeAt(0) | (name.charCodeAt(1) << 8);
+  for (let at = rom.readUInt16LE(0x14); rom.readUInt16LE(at); at += 4) {
+    if (rom.readUInt16LE(at) === code) return rom.readUInt16LE(at + 2) & ~1;
+  }
+  throw new Error(`the boot ROM has no function ${name}`);
 }
+
+// Put a BKPT at the start of each flash function in `rom` (our copy of it);
+// returns {address of the BKPT: what to do there, given r0..r3}.
+function serveFlashFunctions(rom) {
+  const nothing = () => {}; // switching the chip between XIP and commands: no chip to switch
+  const served = {
+    IF: nothing, // connect_internal_flash
+    EX: nothing, // flash_exit_xip
+    RE: eraseFlash, // flash_range_erase(offset, count, block size, block command)
+    RP: programFlash, // flash_range_program(offset, data, count)
+    FC: nothing, // flash_flush_cache: XIP reads here see the flash as it is
+    CX: nothing, // flash_enter_cmd_xip
+  };
+  const byAddress = {};
+  for (const [name, serve] of Object.entries(served)) {
+    const address = romFunction(rom, name);
+    rom.writeUInt16LE(0xbe00, address); // BKPT #0
+    byAddress[address] = serve;
+  }
+  return byAddress;
+}
+
+// NOR flash: erasing sets every bit of whole 4 KB sectors to 1...
+function eraseFlash(offset, count) {
+  mcu.flash.fill(0xff, offset, offset + count);
+  keep(offset, count);
+}
+
+// ...and programming can only clear bits: the data is ANDed in.
+function programFlash(offset, data, count) {
+  for (let i = 0; i < count; i++) mcu.flash[offset + i] &= mcu.readUint8(data + i);
+  keep(offset, count);
+}
+
+// Write a changed part of the flash through to the image file, so that it
+// outlives this process as the flash outlives a power cut. Only the file
+// system's part is kept: the firmware does not write elsewhere.
+function keep(offset, count) {
+  const start = Math.max(offset, FS_OFFSET);
+  const end = Math.min(offset + count, FS_OFFSET + image.length);
+  if (imageFile !== null && start < end) {
+    writeSync(imageFile, mcu.flash, start, end - start, start - FS_OFFSET);
+  }
+}
+
+// The CPU stops at a BKPT (core.PC is just past it): serve the ROM function
+// whose first instruction it is, then return to the caller as its `bx lr`
+// would (the caller is RAM code of the pico-sdk, running with interrupts
+// off; the core only runs Thumb code, so the PC drops LR's Thumb bit).
+const stopAtBreak = mcu.onBreak;
+mcu.onBreak = (code) => {
+  const { core } = mcu;
+  const serve = servedRomFunctions[core.PC - 2];
+  if (!serve) {
+    stopAtBreak(code);
+    return;
+  }
+  serve(core.registers[0], core.registers[1], core.registers[2], core.registers[3]);
+  core.PC = core.LR & ~1;
+};
+
+// machine.reset() resets the chip through the watchdog: this process ends,
+// for its runner to boot the board again from the same flash.
+mcu.findPeripheral(0x40058000).onWatchdogTrigger = () => process.exit(REBOOT);
 
 // The host side of the USB serial port. rp2040js's USBCDC answers the
 // device's request for data at once, empty if it has none, which interrupts

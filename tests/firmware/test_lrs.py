@@ -47,3 +47,34 @@ def test_a_game_from_a_position_without_kings_replays_and_saves():
     game = Game("lrs", "4k3/8/8/8/8/8/8/R7 b - - 0 1")  # White has lost already
     assert game.uci_moves() == [] and game.result() == "0-1"
     assert load_game(game.save_text()).pos.fen() == game.pos.fen()
+
+
+
+def test_a_taken_king_leaves_no_moves_in_perft_the_move_list_and_the_game():
+    """perft once went on after a king was taken (5/70/476 from a position
+    whose White king is gone) while the game said it was over."""
+    from micro960.movegen import perft
+    from micro960.position import Position
+    from micro960.rules import Rules
+    pos = Position()
+    Rules("lrs").apply(pos)
+    pos.set_fen("4k3/8/8/8/8/8/8/R7 b - - 0 1")  # White has lost already
+    assert [perft(pos, depth) for depth in (0, 1, 2, 3)] == [1, 0, 0, 0]
+    game = Game("lrs", "4k3/8/8/8/8/8/8/R7 b - - 0 1")
+    assert game.legal_moves() == [] and game.result() == "0-1"
+    # Rxe1 takes the king: White's rook has no move after it, inside perft too.
+    # Black's moves by hand: the rook's g1, f1, xe1, h2-h7, h8 (10), the king's 5.
+    fen = "4k3/8/8/8/8/8/8/R3K2r b - - 0 1"
+    game = Game("lrs", fen)
+    play(game, "Rxe1")
+    assert game.legal_moves() == [] and game.result() == "0-1"
+    pos.set_fen(fen)
+    assert perft(pos, 1) == 15
+    for move in game.moves:
+        pos.push(move)
+    assert perft(pos, 1) == 0 and perft(pos, 2) == 0
+    # Kd1 leaves the king to Rxd1, a leaf. By hand, Black's replies: after
+    # Kd1 the rook's 14 and the king's 5; after Kxd2 the king's 5; after Ke2
+    # 11 + 5; after Kf1 14 + 5; after Kf2 12 + 5.
+    pos.set_fen("4k3/8/8/8/8/8/3r4/4K3 w - - 0 1")
+    assert perft(pos, 1) == 5 and perft(pos, 2) == 19 + 5 + 16 + 19 + 17

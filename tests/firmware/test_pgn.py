@@ -1,6 +1,7 @@
 """PGN: our games written out, games read back with comments, NAGs and variations."""
 from micro960.game import Game
-from micro960.pgn import game_pgn, read_games, replay, replay_command
+from micro960.pgn import game_pgn, read_games, replay
+from micro960.replay import replay_command
 
 SAMPLE = """[Event "Test"]
 [Site "Here"]
