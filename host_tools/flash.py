@@ -6,7 +6,7 @@ The bundle is laid out as the device's filesystem:
 
     main.py               the entry point (firmware/main.py, source)
     board.py              boards/NAME/board.py, the board's configuration
-    lib/micro960/*.mpy    the firmware, compiled by mpy-cross for the board's CPU
+    lib/micro960/**.mpy   the firmware, compiled by mpy-cross for the board's CPU
     manifest.json         {"files": {path: sha256, ...}, "arch": ..., "mpy": ...}
 
 Stock MicroPython has /lib on sys.path and runs /main.py at boot, so the
@@ -17,7 +17,8 @@ With --dry-run DIR the bundle is built into DIR and no device is touched.
 Otherwise the Pico is found through mpremote (USB vendor id 2e8a, or
 --port), asked for its MicroPython version and .mpy format, the bundle is
 built for it under build/flash/, only the files whose SHA-256 differs from
-the device's are copied, stray files in /lib/micro960 are removed, and the
+the device's are copied, stray files in /lib/micro960 and its folders are
+removed (a board flashed with an older layout keeps no stale module), and the
 self-test (firmware/micro960/selftest.py) runs on the device.
 
 Every device step goes through the `mpremote` command line (the one in this
@@ -58,7 +59,8 @@ ARCHS = (None, "x86", "x64", "armv6", "armv6m", "armv7m", "armv7em", "armv7emsp"
 
 # Runs on the device: one line with its version, .mpy format, free flash, the
 # SHA-256 of each file of ours it has ('-' if missing, '?' without hashlib),
-# and the files in lib/micro960.
+# and what lib/micro960 holds: each file's path below it, each folder's with a
+# '/' at its end.
 DEVICE_INFO = """\
 import sys, os
 try:
@@ -83,10 +85,19 @@ def _sha(path):
         h.update(memoryview(buf)[:n])
     f.close()
     return binascii.hexlify(h.digest()).decode()
-try:
-    _lib = sorted(os.listdir(%(lib)r))
-except OSError:
-    _lib = []
+def _walk(folder, below, found):
+    try:
+        entries = list(os.ilistdir(folder))
+    except OSError:
+        return found
+    for entry in entries:
+        if entry[1] == 0x4000:
+            found.append(below + entry[0] + '/')
+            _walk(folder + '/' + entry[0], below + entry[0] + '/', found)
+        else:
+            found.append(below + entry[0])
+    return found
+_lib = sorted(_walk(%(lib)r, '', []))
 try:
     _st = os.statvfs('.')
     _free = _st[0] * _st[4]
@@ -102,18 +113,23 @@ print('micro960-device', repr({
 }))
 """
 
-# Runs on the device before copying: the directories, and no stray modules
-# (a stale micro960/x.py would be imported instead of the new x.mpy).
+# Runs on the device before copying: no stray modules (a stale micro960/x.py
+# would be imported instead of the new x.mpy, and a module of an older layout
+# would take flash), stray folders emptied first, then the folders the bundle
+# needs.
 DEVICE_PREPARE = """\
 import os
-for d in ('lib', %(lib)r):
+for name in %(stray)r:
+    if name.endswith('/'):
+        os.rmdir(%(lib)r + '/' + name[:-1])
+    else:
+        os.remove(%(lib)r + '/' + name)
+    print('removed', %(lib)r + '/' + name)
+for d in ('lib', %(lib)r) + %(folders)r:
     try:
         os.mkdir(d)
     except OSError:
         pass
-for name in %(stray)r:
-    os.remove(%(lib)r + '/' + name)
-    print('removed', %(lib)r + '/' + name)
 """
 
 SELFTEST = "from micro960 import selftest\nselftest.run()\n"
@@ -159,21 +175,48 @@ def board_for_machine(machine):
 
 # ------------------------------------------------------------------- bundle
 
-# Modules a board never loads: CPython's stand-ins, the PC's threaded input,
-# the sensor-board simulator and `micro960 play`'s command line.
+# Modules a board never loads, by their place in the package: CPython's
+# stand-ins, the PC's threaded input, the sensor-board simulator and
+# `micro960 play`'s command line.
 PC_ONLY = ("cpython", "threadedlines", "eboard_sim", "play")
+
+
+def module_path(source):
+    """firmware/micro960/rules/fen.py -> 'rules/fen': a module's place in the package."""
+    return source.relative_to(runtime.FIRMWARE / "micro960").with_suffix("").as_posix()
 
 
 def firmware_sources():
     """The firmware files a board gets (flash bundle and package.json)."""
-    return sorted(path for path in (runtime.FIRMWARE / "micro960").glob("*.py")
-                  if path.stem not in PC_ONLY)
+    return sorted(path for path in (runtime.FIRMWARE / "micro960").rglob("*.py")
+                  if "__pycache__" not in path.parts and module_path(path) not in PC_ONLY)
 
 
 def bundle_paths():
     """Every file of the bundle, as device paths (the manifest aside)."""
-    return ["%s/%s.mpy" % (LIB, source.stem) for source in firmware_sources()] + [
+    return ["%s/%s.mpy" % (LIB, module_path(source)) for source in firmware_sources()] + [
         "board.py", "main.py"]
+
+
+def bundle_folders(paths):
+    """The folders below lib/micro960 that `paths` need, parents first."""
+    folders = set()
+    for path in paths:
+        parts = path[len(LIB) + 1:].split("/")[:-1] if path.startswith(LIB + "/") else []
+        for i in range(1, len(parts) + 1):
+            folders.add("%s/%s" % (LIB, "/".join(parts[:i])))
+    return tuple(sorted(folders, key=lambda folder: (folder.count("/"), folder)))
+
+
+def stray_files(listing, paths):
+    """What lib/micro960 holds (DEVICE_INFO's listing) that `paths` do not
+    need: files first, then folders, deepest first, so each is empty when
+    it goes."""
+    ours = set(path[len(LIB) + 1:] for path in paths if path.startswith(LIB + "/"))
+    folders = set(folder[len(LIB) + 1:] + "/" for folder in bundle_folders(paths))
+    files = [name for name in listing if not name.endswith("/") and name not in ours]
+    empty = [name for name in listing if name.endswith("/") and name not in folders]
+    return sorted(files) + sorted(empty, key=lambda name: (-name.count("/"), name))
 
 
 def host_march():
@@ -200,17 +243,19 @@ def build_bundle(directory, board, arch):
     lib = directory / LIB
     lib.mkdir(parents=True, exist_ok=True)
     sources = firmware_sources()
-    wanted = set(source.stem for source in sources)
-    for old in lib.glob("*.mpy"):
-        if old.stem not in wanted:
+    wanted = set(module_path(source) for source in sources)
+    for old in lib.rglob("*.mpy"):
+        if old.relative_to(lib).with_suffix("").as_posix() not in wanted:
             old.unlink()
     mpy_cross = runtime.mpy_cross_executable()
 
     def compile_one(source):
         # A traceback names the file as the board imports it: that name is
         # then one string in the board's heap, not two for each module.
-        runtime._compile(mpy_cross, arch, source, lib / (source.stem + ".mpy"),
-                         "/%s/%s.mpy" % (LIB, source.stem), OPTIMISE)
+        target = lib / (module_path(source) + ".mpy")
+        target.parent.mkdir(parents=True, exist_ok=True)
+        runtime.compile_mpy(mpy_cross, arch, source, target,
+                            "/%s/%s.mpy" % (LIB, module_path(source)), OPTIMISE)
 
     with ThreadPoolExecutor() as pool:  # one mpy-cross process per file, side by side
         list(pool.map(compile_one, sources))
@@ -382,10 +427,10 @@ def flash_device(port, board, mpremote):
     bundle = FLASH_BUILD / ("%s-%s" % (board, arch))
     manifest = build_bundle(bundle, board, arch)
     changed = [path for path in paths if info["files"].get(path) != manifest["files"][path]]
-    ours = set(path.rsplit("/", 1)[1] for path in paths if path.startswith(LIB + "/"))
-    stray = [name for name in info["lib"] if name not in ours]
+    stray = stray_files(info["lib"], paths)
     if changed or stray:
-        print(device.exec(DEVICE_PREPARE % {"lib": LIB, "stray": stray}), end="")
+        print(device.exec(DEVICE_PREPARE % {"lib": LIB, "stray": stray,
+                                            "folders": bundle_folders(paths)}), end="")
     if not changed:
         print("All %d files are up to date." % len(paths))
     else:

@@ -81,7 +81,7 @@ def play_game(sp, pondering, stockfish, person_nodes, own_nodes, moves=MOVES):
         console.input = Person(text, person_nodes // 16)
         # One ponder a person's move (next_line() would ponder on after a hit,
         # waiting for the person's next move, which this script gives only later).
-        line = ponder(console) if console._may_ponder() else text
+        line = ponder(console) if console.may_ponder() else text
         if line is not None:  # a miss (or no pondering): the move as it is typed
             console.handle(line)
         if len(searched) > before:  # the engine answered (the person did not mate)

@@ -91,12 +91,13 @@ def mpy_cross_march(mpy_cross=None):
 
 
 def compile_tree(source_dir, target_dir):
-    """mpy-cross every *.py of source_dir into target_dir/*.mpy.
+    """mpy-cross every *.py of source_dir and its sub-folders into the same
+    place under target_dir, as .mpy.
 
     A file is compiled again only when its source's modification time differs
     from the one stamped on its .mpy (or the compiler changed); .mpy files
     whose source is gone are removed so a renamed module cannot linger.
-    Returns the names of the files compiled.
+    Returns the files compiled, as paths below source_dir ("a.py", "rules/b.py").
     """
     source_dir = Path(source_dir)
     target_dir = Path(target_dir)
@@ -106,25 +107,30 @@ def compile_tree(source_dir, target_dir):
     compiler = "%s %s %s\n" % (mpy_cross, os.stat(mpy_cross).st_mtime_ns, march)
     stamp = target_dir / ".compiler"
     rebuild_all = not stamp.exists() or stamp.read_text() != compiler
-    sources = sorted(source_dir.glob("*.py"))
-    wanted = set(path.stem for path in sources)
-    for old in target_dir.glob("*.mpy"):
-        if old.stem not in wanted:
+    # Sub-packages too (micro960/rules/...): each .mpy at its source's place.
+    sources = sorted(path for path in source_dir.rglob("*.py") if "__pycache__" not in path.parts)
+    wanted = set(path.relative_to(source_dir).with_suffix("") for path in sources)
+    for old in target_dir.rglob("*.mpy"):
+        if old.relative_to(target_dir).with_suffix("") not in wanted:
             old.unlink()
     compiled = []
     for source in sources:
-        target = target_dir / (source.stem + ".mpy")
+        name = source.relative_to(source_dir).as_posix()
+        target = target_dir / (name[:-3] + ".mpy")
+        target.parent.mkdir(parents=True, exist_ok=True)
         mtime = source.stat().st_mtime_ns
         if not rebuild_all and target.exists() and target.stat().st_mtime_ns == mtime:
             continue
-        _compile(mpy_cross, march, source, target, "%s/%s" % (source_dir.name, source.name))
+        compile_mpy(mpy_cross, march, source, target, "%s/%s" % (source_dir.name, name))
         os.utime(target, ns=(mtime, mtime))
-        compiled.append(source.name)
+        compiled.append(name)
     stamp.write_text(compiler)
     return compiled
 
 
-def _compile(mpy_cross, march, source, target, shown_name, optimise=0):
+def compile_mpy(mpy_cross, march, source, target, shown_name, optimise=0):
+    """mpy-cross `source` into `target` (for `march`, or the host's if None),
+    naming it `shown_name` in tracebacks; written whole or not at all."""
     partial = target.with_name("%s.%d.tmp" % (target.name, os.getpid()))
     command = [mpy_cross, "-o", str(partial), "-s", shown_name, "-O%d" % optimise]
     if march:

@@ -1,9 +1,9 @@
 """Shared set-up for the whole suite.
 
 Puts firmware/ (the micro960 package) and tests/firmware/ (the firmware test
-modules and their helpers) on sys.path, and tells firmware tests where the
-reference data is through the MICRO960_DATA environment variable, the same
-way tests/mprun.py does on MicroPython. The data lives in tests/data (made
+modules, in folders by package, and their helpers) on sys.path, and tells
+firmware tests where the reference data is through the MICRO960_DATA
+environment variable, the same way tests/mprun.py does on MicroPython. The data lives in tests/data (made
 by tests/data/make_reference_data.py) unless MICRO960_DATA says otherwise.
 """
 import os
@@ -19,7 +19,11 @@ FIRMWARE = REPO / "firmware"
 FIRMWARE_TESTS = REPO / "tests" / "firmware"
 DATA = Path(os.environ.get("MICRO960_DATA") or REPO / "tests" / "data").resolve()
 
-for _path in (str(FIRMWARE), str(FIRMWARE_TESTS), str(REPO), str(REPO / "tests")):
+# The firmware tests' folders too (tests/firmware/rules, ...): a test module
+# imports another of its folder by name, as mprun.py lets it on MicroPython.
+_FOLDERS = sorted(str(path) for path in FIRMWARE_TESTS.iterdir()
+                  if path.is_dir() and any(path.glob("test_*.py")))
+for _path in _FOLDERS + [str(FIRMWARE), str(FIRMWARE_TESTS), str(REPO), str(REPO / "tests")]:
     if _path not in sys.path:
         sys.path.insert(0, _path)
 os.environ["MICRO960_DATA"] = str(DATA)

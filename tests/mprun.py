@@ -2,8 +2,9 @@
 
     micropython -X heapsize=64K tests/mprun.py [--path DIR]... MODULE [TEST]...
 
-imports MODULE (e.g. test_perft, a file of tests/firmware) and calls each of
-its `test_*` functions (or only the TESTs named), printing `ok NAME`,
+imports MODULE (e.g. test_perft, a file of tests/firmware; rules/test_perft
+for one in the folder rules/, then searched below each path too) and calls
+each of its `test_*` functions (or only the TESTs named), printing `ok NAME`,
 `FAIL NAME: error` (followed by the traceback) or `skip NAME: reason`, and
 last `N passed, M failed` (`, K skipped` when some were). Exit status 1 when
 any test failed.
@@ -104,9 +105,12 @@ def main(args):
     if not paths:
         here = _here()
         paths = [here + "/firmware", here + "/../firmware"]
+    folder, _, module = names[0].rpartition("/")
     for path in reversed(paths):
         sys.path.insert(0, path)
-    passed, failed, skipped = run(names[0], names[1:])
+        if folder:
+            sys.path.insert(1, path + "/" + folder)
+    passed, failed, skipped = run(module, names[1:])
     summary = "%d passed, %d failed" % (passed, failed)
     if skipped:
         summary += ", %d skipped" % skipped

@@ -21,7 +21,7 @@ from host_tools import flash, runtime
 REPO = Path(__file__).resolve().parent.parent
 HEAP = "192K"
 # The modules with viper or native code, whose .mpy must carry the chip's architecture.
-NATIVE = {path.stem for path in (REPO / "firmware" / "micro960").glob("*.py")
+NATIVE = {flash.module_path(path) for path in (REPO / "firmware" / "micro960").rglob("*.py")
           if re.search(r"^ *@micropython\.(viper|native)$", path.read_text(), re.M)}
 
 
@@ -51,14 +51,16 @@ def mpy_header(path):
 def test_pico_bundle_has_armv6m_code(tmp_path, capsys):
     assert flash.main(["--board", "pico", "--dry-run", str(tmp_path)]) == 0
     assert "armv6m" in capsys.readouterr().out
-    mpys = sorted((tmp_path / "lib" / "micro960").glob("*.mpy"))
-    assert [p.stem for p in mpys] == [p.stem for p in flash.firmware_sources()]
+    lib = tmp_path / "lib" / "micro960"
+    mpys = sorted(lib.rglob("*.mpy"))
+    assert ([p.relative_to(lib).with_suffix("").as_posix() for p in mpys] ==
+            [flash.module_path(p) for p in flash.firmware_sources()])
     for path in mpys:
         version, sub, arch = mpy_header(path)
         assert version == flash.mpy_cross_format()[0], path
         # Only files with native code name an architecture (the Pico's) and a
         # sub-version (which must then be the device's too).
-        if path.stem in NATIVE:
+        if path.relative_to(lib).with_suffix("").as_posix() in NATIVE:
             assert (sub, arch) == (flash.mpy_cross_format()[1], "armv6m"), path
         else:
             assert (sub, arch) == (0, None), path
@@ -199,7 +201,8 @@ def test_package_json_lists_exactly_the_firmware_files():
     package = json.loads((REPO / "package.json").read_text())
     from micro960 import VERSION
     assert package["version"] == VERSION
-    expected = [["micro960/" + p.name, "firmware/micro960/" + p.name]
+    expected = [["micro960/%s.py" % flash.module_path(p),
+                 "firmware/micro960/%s.py" % flash.module_path(p)]
                 for p in flash.firmware_sources()]
     assert sorted(package["urls"]) == expected
 
@@ -350,3 +353,37 @@ def test_the_bundle_carries_only_what_a_board_loads():
         assert "lib/micro960/%s.mpy" % module not in paths, module
     for module in ("console", "uci", "xboard", "sensorboard", "selftest", "setup"):
         assert "lib/micro960/%s.mpy" % module in paths, module
+
+
+def test_flash_cleans_a_board_flashed_with_another_layout(device, capsys):
+    assert flash.main(["--board", "host", "--port", "fake0"]) == 0
+    capsys.readouterr()
+    # Modules and folders of a layout this one does not have: all go, and
+    # the folders this layout needs are there (made on the board).
+    lib = device / "lib" / "micro960"
+    (lib / "old_package" / "deeper").mkdir(parents=True)
+    (lib / "old_package" / "__init__.mpy").write_bytes(b"old")
+    (lib / "old_package" / "deeper" / "fen.mpy").write_bytes(b"old")
+    (lib / "renamed_module.mpy").write_bytes(b"old")
+    assert flash.main(["--board", "host", "--port", "fake0"]) == 0
+    out = capsys.readouterr().out
+    for gone in ("renamed_module.mpy", "old_package/deeper/fen.mpy", "old_package/__init__.mpy",
+                 "old_package/deeper/", "old_package/"):
+        assert "removed lib/micro960/" + gone in out, gone
+    assert not (lib / "old_package").exists() and not (lib / "renamed_module.mpy").exists()
+    manifest = json.loads((flash.FLASH_BUILD / ("host-" + runtime.mpy_cross_march()) /
+                           "manifest.json").read_text())
+    on_board = sorted(str(p.relative_to(device)).replace(os.sep, "/")
+                      for p in device.rglob("*") if p.is_file())
+    assert on_board == sorted(manifest["files"])
+    assert "  self-test passed" in out
+
+
+def test_stray_files_of_a_flat_layout_go_when_the_modules_move_to_folders():
+    paths = ["lib/micro960/__init__.mpy", "lib/micro960/rules/__init__.mpy",
+             "lib/micro960/rules/fen.mpy", "lib/micro960/eboard/game.mpy", "main.py"]
+    listing = ["__init__.mpy", "eboard_game.mpy", "fen.mpy", "rules/", "rules/fen.mpy",
+               "rules/old/", "rules/old/x.mpy"]
+    assert flash.stray_files(listing, paths) == [
+        "eboard_game.mpy", "fen.mpy", "rules/old/x.mpy", "rules/old/"]
+    assert flash.bundle_folders(paths) == ("lib/micro960/eboard", "lib/micro960/rules")

@@ -1,6 +1,6 @@
 """The firmware tests again, on the real MicroPython unix port with a 64K heap.
 
-Each tests/firmware/test_*.py module runs through tests/mprun.py on the
+Each tests/firmware/**/test_*.py module runs through tests/mprun.py on the
 `micropython` executable, importing the firmware and the test modules as
 .mpy files compiled by mpy-cross (build/mpy, build/mpy-tests), as a board
 would load them.
@@ -17,7 +17,9 @@ from host_tools import runtime
 REPO = Path(__file__).resolve().parent.parent
 MPRUN = REPO / "tests" / "mprun.py"
 FIRMWARE_TESTS = REPO / "tests" / "firmware"
-MODULES = sorted(path.stem for path in FIRMWARE_TESTS.glob("test_*.py"))
+# "rules/test_fen": a test module's place below tests/firmware, as mprun takes it.
+MODULES = sorted(path.relative_to(FIRMWARE_TESTS).with_suffix("").as_posix()
+                 for path in FIRMWARE_TESTS.rglob("test_*.py"))
 HEAP = "64K"
 # The rules core and its tests fit 64K. A whole game with its test module
 # needs more on the 64-bit unix port, whose objects are larger than a Pico's
@@ -80,7 +82,7 @@ def test_firmware_module_on_micropython(module, mpy_paths, data_dir):
     args = []
     for path in mpy_paths:
         args += ["--path", path]
-    result = mprun(args + [module], data_dir, heap=HEAPS.get(module, HEAP))
+    result = mprun(args + [module], data_dir, heap=HEAPS.get(module.split("/")[-1], HEAP))
     output = result.stdout + result.stderr
     assert result.returncode == 0, output
     summary = SUMMARY.fullmatch(result.stdout.strip().split("\n")[-1])
@@ -116,6 +118,16 @@ def test_mprun_reports_each_test_and_fails_on_a_failure(tmp_path, data_dir, pyth
     assert "FAIL test_fails: AssertionError('arithmetic'" in result.stdout
     assert any(line.startswith("ok test_passes") for line in lines)
     assert "skip test_skips: not here" in lines
+
+
+def test_mprun_runs_a_module_in_a_folder_with_the_helpers_above_it(tmp_path, data_dir):
+    (tmp_path / "helper.py").write_text("ANSWER = 42\n")
+    (tmp_path / "rules").mkdir()
+    (tmp_path / "rules" / "test_folder.py").write_text(
+        "from helper import ANSWER\n\ndef test_answer():\n    assert ANSWER == 42\n")
+    result = mprun(["--path", str(tmp_path), "rules/test_folder"], data_dir)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert result.stdout.strip().split("\n")[-1] == "1 passed, 0 failed"
 
 
 def test_mprun_reports_a_module_that_does_not_import(tmp_path, data_dir):

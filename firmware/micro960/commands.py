@@ -280,8 +280,11 @@ def xboard_command(args):
 
 
 def eboard_sim_command(args):
-    from .eboard_sim import main as eboard_sim_main  # loaded only when asked for
-    return eboard_sim_main(args)
+    from .eboard_sim import UsageError as SimUsageError, main as eboard_sim_main  # loaded only when asked for
+    try:
+        return eboard_sim_main(args)
+    except SimUsageError as e:
+        raise UsageError(str(e))
 
 
 COMMANDS = {

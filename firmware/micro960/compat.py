@@ -45,6 +45,15 @@ def zeros(typecode, count):
     return buffer
 
 
+def load(name):
+    """The module micro960.<name> (e.g. "fen"), imported now if it is not
+    loaded: the one way to a module used now and then that a module below
+    it cannot import (Position's FEN code). release() gives it back."""
+    import sys
+    __import__("micro960." + name)  # at once if it is loaded
+    return sys.modules["micro960." + name]
+
+
 def release(*names):
     """Forget the modules micro960.<name> loaded for a moment's use (numbering
     start positions, writing PGN, the help text): on a board their code is
@@ -54,7 +63,10 @@ def release(*names):
     if not IS_MICROPYTHON:
         return
     import sys
-    package = sys.modules["micro960"]
     for name in names:
-        if sys.modules.pop("micro960." + name, None) is not None and name in package.__dict__:
-            delattr(package, name)
+        full = "micro960." + name
+        if sys.modules.pop(full, None) is not None:
+            parent, _, leaf = full.rpartition(".")  # the package that holds it
+            package = sys.modules.get(parent)
+            if package is not None and leaf in package.__dict__:
+                delattr(package, leaf)

@@ -13,8 +13,6 @@ from .position import BLACK, CASTLE, OFF, TO64, TO120, WHITE, castle_squares
 from .search import MATE, MATE_BOUND, Limits, Search
 
 MAX_LINE = CONSOLE_LIMIT
-# The engine's side as saved: index * 8 is WHITE (8) or BLACK (16); none for two players.
-ENGINE_SIDES = ("none", "white", "black")
 BOTH_SIDES = WHITE | BLACK  # side ^ BOTH_SIDES is the other side
 
 ASCII_PIECES = " PNBRQK"
@@ -31,6 +29,9 @@ RESET = "\x1b[0m"
 
 
 class Console:
+    # The engine's side as saved: index * 8 is WHITE (8) or BLACK (16); none for two players.
+    ENGINE_SIDES = ("none", "white", "black")
+
     def __init__(self, rules="chess960", number=None, black_number=None, fen=None,
                  unicode=False, out=None, engine_side=BLACK, seconds=5, hash_kb=None,
                  color=False):
@@ -43,7 +44,7 @@ class Console:
         self.running = True
         self.engine = Search(hash_kb)
         self.engine.on_info = self._thinking
-        self.engine.poll = self._typed_while_thinking
+        self.engine.poll = self.typed_while_thinking
         self.input = None  # the StdinLines typed on, looked at while the engine thinks
         self.engine_side = engine_side  # WHITE, BLACK or None (two people)
         self.limits = Limits(movetime=int(seconds * 1000))  # `time`; a clock's when on one
@@ -113,7 +114,7 @@ class Console:
         if not self.store:
             return
         game = self.game
-        game.settings = "engine %s level %d" % (ENGINE_SIDES[(self.engine_side or 0) >> 3],
+        game.settings = "engine %s level %d" % (self.ENGINE_SIDES[(self.engine_side or 0) >> 3],
                                                 self.engine.skill)
         if self.limits.movetime:
             game.settings += " time %d" % self.limits.movetime
@@ -146,19 +147,19 @@ class Console:
             return True
         return False
 
-    def _start_clock(self):
+    def start_clock(self):
         """The side to move's clock runs (unless the game is over)."""
         game = self.game
         if game.clock and game.result() == UNDECIDED:
             game.clock.start(game.pos.side)
 
-    def _not_over(self):
+    def not_over(self):
         game = self.game
         if game.result() != UNDECIDED:
             raise ValueError("the game is over (%s); type new" % game.reason())
 
     def move(self, text):
-        self._not_over()
+        self.not_over()
         game = self.game
         moves = game.legal_moves()
         try:
@@ -202,14 +203,14 @@ class Console:
 
     def next_line(self):
         """The next line typed; meanwhile the engine ponders, where it may."""
-        while self._may_ponder():
+        while self.may_ponder():
             from .pondering import ponder
             line = ponder(self)  # None after a hit, which the engine answered
             if line is not None or getattr(self.input, "ended", False):
                 return line
         return self.input.readline()
 
-    def _may_ponder(self):
+    def may_ponder(self):
         game = self.game
         expected = self.expected
         return (self.pondering and self.engine.skill >= 10 and self.input is not None
@@ -228,7 +229,7 @@ class Console:
             game.clock.punch(side)
             game.clock.start(side ^ BOTH_SIDES)
 
-    def _typed_while_thinking(self):
+    def typed_while_thinking(self):
         """Polled by the search: True makes the engine move now (Enter or
         stop; quit too, then the program ends). Any other line was typed for
         the position before the engine's move, so it is refused, not played
@@ -263,13 +264,13 @@ class Console:
             game.flag(side)
             clock.stop()
             return
-        text = move_text(game.pos, move, moves)
+        text = self.move_text(game.pos, move, moves)
         self.out(who + text)
         game.push(move)
         self.last_move = (game, len(game.moves), text)
         if clock:
             clock.punch(side)
-            self._start_clock()
+            self.start_clock()
 
     def last_move_text(self):
         """The last move as `12...Nf6`, or None before the first move."""
@@ -282,7 +283,7 @@ class Console:
             text = None
             for i, (pos, move) in enumerate(game.replay()):  # only after undo or resume
                 if i == plies - 1:
-                    text = move_text(pos, move)
+                    text = self.move_text(pos, move)
             known = self.last_move = (game, plies, text)
         return known[2]
 
@@ -297,7 +298,7 @@ class Console:
             return
         self.said = said
         self.out("  depth %d  %s  %d nodes  %d.%d s  %s%s" % (
-            depth, _score_text(score), nodes, ms // 1000, ms % 1000 // 100, said[1],
+            depth, self.score_text(score), nodes, ms // 1000, ms % 1000 // 100, said[1],
             "  (clock %s)" % clock.left_text(self.game.pos.side) if clock else ""))
 
     def announce(self):
@@ -315,6 +316,21 @@ class Console:
                 side_name(game.pos.side), claim))
 
     # ------------------------------------------------------------- commands
+
+    @staticmethod
+    def move_text(pos, move, moves=None):
+        """A move as written in a game record: `12. Nf3` for White, `12...Nf6` for Black."""
+        if pos.side == WHITE:
+            return "%d. %s" % (pos.fullmove, san(pos, move, moves))
+        return "%d...%s" % (pos.fullmove, san(pos, move, moves))
+
+    @staticmethod
+    def score_text(score):
+        """The engine's score as a person reads it: `+0.35`, `mate in 3`, `mated in 2`."""
+        if abs(score) > MATE_BOUND:
+            moves = (MATE - abs(score) + 1) // 2
+            return "mate in %d" % moves if score > 0 else "mated in %d" % moves
+        return "%+.2f" % (score / 100)
 
     def cmd_quit(self, args):
         self.running = False
@@ -414,20 +430,6 @@ def _painted(glyph, p, dark, marked):
     if not p:
         return square + "   "
     return "%s%s %s " % (square, WHITE_PIECE if p & WHITE else BLACK_PIECE, glyph)
-
-
-def move_text(pos, move, moves=None):
-    """A move as written in a game record: `12. Nf3` for White, `12...Nf6` for Black."""
-    if pos.side == WHITE:
-        return "%d. %s" % (pos.fullmove, san(pos, move, moves))
-    return "%d...%s" % (pos.fullmove, san(pos, move, moves))
-
-
-def _score_text(score):
-    if abs(score) > MATE_BOUND:
-        moves = (MATE - abs(score) + 1) // 2
-        return "mate in %d" % moves if score > 0 else "mated in %d" % moves
-    return "%+.2f" % (score / 100)
 
 
 def _check_line(line):

@@ -4,10 +4,9 @@ game's end (taking up a saved game is console_resume.py's). The console loads th
 it and gives its heap back after (Console.forget), so a Pico has that room in
 the meantime. Each command takes the Console and the words after the command.
 """
-from .console import BOTH_SIDES, _score_text
 from .game import Game, UNDECIDED
 from .notation import san, side_name
-from .position import BLACK, WHITE
+from .position import BLACK, BOTH, WHITE
 from .rules import NAMES, Rules
 from .search import Limits
 
@@ -137,7 +136,7 @@ def _begin(console, game):
         game.clock = Clock(old.control, 0, game.pos.side, console.now)
     console.game = game
     console.draw_offer = console.setup = None  # a new game ends a set-up phase
-    console._start_clock()
+    console.start_clock()
 
 
 def cmd_clock(console, args):
@@ -149,7 +148,7 @@ def cmd_clock(console, args):
     elif len(args) == 1:
         from .clock import Clock
         game.clock = Clock(args[0], len(game.moves), game.pos.side, console.now)
-        console._start_clock()
+        console.start_clock()
     elif args:
         raise ValueError("clock takes one time control (15+10, 5, 40/90+30) or off")
     console.out(game.clock.line() if game.clock else
@@ -181,7 +180,7 @@ def cmd_color(console, args):
 
 
 def cmd_moves(console, args):
-    console._not_over()
+    console.not_over()
     pos = console.game.pos
     moves = console.game.legal_moves()
     console.out(" ".join(sorted(san(pos, m, moves) for m in moves)) or "(no legal moves)")
@@ -193,7 +192,7 @@ def cmd_undo(console, args):
     if console.setup:
         console.setup.undo()
         return
-    console._not_over()
+    console.not_over()
     game = console.game
     game.undo()
     console.last_move = None
@@ -203,7 +202,7 @@ def cmd_undo(console, args):
         console.out("Took back two moves.")
     else:
         console.out("Took back a move.")
-    console._start_clock()  # each side has the time it had then
+    console.start_clock()  # each side has the time it had then
     console.show_board()
 
 
@@ -235,7 +234,7 @@ def cmd_hint(console, args):
     game = console.game
     if game.result() != UNDECIDED:
         raise ValueError("the game is over (%s); type new" % game.reason())
-    if console._may_ponder():  # the reply it expects: no need to think again
+    if console.may_ponder():  # the reply it expects: no need to think again
         console.out("Hint: %s (micro960 expects it)" % san(game.pos, console.expected[2]))
         return
     move, score = _think(console, console.limits)  # Ctrl-C: the best move so far
@@ -247,7 +246,7 @@ def cmd_analyze(console, args):
     """Think about the position on the board, a line for each depth, until
     Enter is pressed (or to `time`'s limit where nothing can be typed)."""
     game = console.game
-    console._not_over()
+    console.not_over()
     if console.input:
         console.out("Analysing; press Enter to stop.")
     limits = Limits(infinite=True) if console.input else console.limits
@@ -272,7 +271,7 @@ def _think(console, limits):
 
 def _said_score(score):
     """The score as the console says it; None: the search was stopped by Ctrl-C."""
-    return "stopped by Ctrl-C" if score is None else _score_text(score)
+    return "stopped by Ctrl-C" if score is None else console.score_text(score)
 
 
 def cmd_ponder(console, args):
@@ -298,19 +297,19 @@ def cmd_pgn(console, args):
 
 def cmd_draw(console, args):
     game = console.game
-    console._not_over()
+    console.not_over()
     if not game.rules.draw_claims:
         raise ValueError("%s has no draws but the one after %d plies"
                          % (game.rules.name, game.rules.max_plies))
     if game.claimable_draw():
         game.claim_draw()
-    elif game.pos.side ^ BOTH_SIDES == console.engine_side:
+    elif game.pos.side ^ BOTH == console.engine_side:
         _engine_answers_offer(console)
         return
     else:
         console.draw_offer = (game.pos.side, len(game.moves))
         console.out("%s offers a draw; %s may type accept before their next move."
-                    % (side_name(game.pos.side), side_name(game.pos.side ^ BOTH_SIDES)))
+                    % (side_name(game.pos.side), side_name(game.pos.side ^ BOTH)))
         return
     console.announce()
 
@@ -327,11 +326,11 @@ def _engine_answers_offer(console):
 
 def cmd_accept(console, args):
     game = console.game
-    console._not_over()
+    console.not_over()
     offer = console.draw_offer
     # An offer stands while its side makes its move and until the other replies.
     now = (len(game.moves), game.pos.side)
-    if not offer or now not in ((offer[1], offer[0]), (offer[1] + 1, offer[0] ^ BOTH_SIDES)):
+    if not offer or now not in ((offer[1], offer[0]), (offer[1] + 1, offer[0] ^ BOTH)):
         raise ValueError("no draw offer to accept")
     game.agree_draw()
     console.announce()
@@ -339,7 +338,7 @@ def cmd_accept(console, args):
 
 def say_sides(console):
     side = console.engine_side
-    console.out("You play %s; micro960 plays %s." % (side_name(side ^ BOTH_SIDES),
+    console.out("You play %s; micro960 plays %s." % (side_name(side ^ BOTH),
                                                      side_name(side))
                 if side else "Two players: the engine moves only when you type go.")
 

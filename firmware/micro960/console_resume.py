@@ -3,7 +3,6 @@ side, level, time and look as they were, and what the start-up says. Loaded
 only then, and released after (Console.forget), so the commands' module
 stays small while a game is played.
 """
-from .console import ENGINE_SIDES
 from .console_commands import cmd_level, cmd_time, say_sides, seconds_text, setup_text
 
 
@@ -27,7 +26,7 @@ def resume(console, store, quiet=False):
         console.out("Resuming your set-up phase (%s, %d placed); type new for a new game."
                     % (saved.rules.name, len(placed)))
     else:
-        console._start_clock()
+        console.start_clock()
         console.out("Resuming your saved game (%s); type new for a new game."
                     % moves_played(console))
         console.out("%s game. %s" % (saved.rules.name, setup_text(saved)))
@@ -62,7 +61,7 @@ def _take_settings(console, text):
     try:
         for name, value in zip(words[::2], words[1::2]):
             if name == "engine":
-                console.engine_side = ENGINE_SIDES.index(value) * 8 or None
+                console.engine_side = console.ENGINE_SIDES.index(value) * 8 or None
             elif name == "level":
                 cmd_level(console, [value], quiet=True)
             elif name == "time":

@@ -118,12 +118,13 @@ class SetUpPhase:
                     side_name(setup.side()), NAMES[piece], square))
             setup.place("abcdefgh".index(square[0]))
         if setup.done():
-            from .console_commands import setup_text
+            from .startpos import setup_text
             self._restart(setup.fen())
             console.setup = None
-            console._start_clock()
+            console.start_clock()
             game = console.game
-            console.out("Set-up done. New %s game. %s" % (game.rules.name, setup_text(game)))
+            console.out("Set-up done. New %s game. Start position %s." % (
+                game.rules.name, setup_text(game.rules, game.start_fen) or game.start_fen))
             console.show_board()
             console.announce()
             console.reply()

@@ -8,7 +8,9 @@ prints what the board would say: `move SAN`, `takeback SAN`, `error ...`,
 """
 import sys
 
-from .commands import UsageError
+
+class UsageError(ValueError):
+    """The simulator's command line is wrong; `micro960 eboard-sim` exits with 2."""
 
 SIM_HELP = """Events, one a line (# starts a comment):
   lift e1 / place g1     a piece leaves / is put on a square (several squares: lift e1 h1)
@@ -190,8 +192,7 @@ def sim_board_lines(eboard_game):
     """The board in ASCII as the sensors see it: pieces of the game's position;
     `-` a piece that is up, `o` a piece where the position has none, and
     [x] a lit square."""
-    from .console import ASCII_PIECES
-    from .position import TO120, WHITE
+    from .position import PIECE_LETTERS, TO120, WHITE
     pos = eboard_game.game.pos
     physical = eboard_game.physical
     kind, lit = eboard_game.leds
@@ -203,7 +204,7 @@ def sim_board_lines(eboard_game):
             p = pos.board[TO120[s]]
             there = physical >> s & 1
             if p and there:
-                glyph = ASCII_PIECES[p & 7]
+                glyph = PIECE_LETTERS[p & 7]
                 glyph = glyph if p & WHITE else glyph.lower()
             elif p:
                 glyph = "-"

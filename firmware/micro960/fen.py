@@ -1,7 +1,9 @@
 """FEN: reading a position from X-FEN or Shredder-FEN, checked as a game
 could have reached it, and writing one.
 
-Position.set_fen() and Position.fen() load this file when they need it. A
+Position.set_fen() and Position.fen() load this file when they need it,
+through compat.load (position.py does not import it: this module imports
+position.py). A
 board reads a FEN when a game starts and writes one on request, so the
 console releases it between those times (compat.release): its code would
 otherwise sit in the heap the whole game. Taking moves back and replaying a
@@ -10,6 +12,7 @@ game set up the start position from a snapshot (Position.restore()) instead.
 from .position import (BISHOP, BLACK, BOTH, FILES, KING, KING_STEPS, KNIGHT, KNIGHT_STEPS,
                        OFF, PAWN, PIECE_LETTERS, QUEEN, ROOK, ROOK_STEPS, TO64, WHITE,
                        attacked, parse_square, side_name, square_name)
+from .movegen import has_legal_ep
 
 
 def parse(fen, king_capture=False, castle_kings=""):
@@ -70,7 +73,7 @@ def write(pos, shredder=False, ep_when="legal"):
             row += letter if p & WHITE else letter.lower()
         ranks.append(row + (str(empty) if empty else ""))
     ep = "-"
-    if pos.ep and (ep_when != "legal" or pos.has_legal_ep()):
+    if pos.ep and (ep_when != "legal" or has_legal_ep(pos)):
         ep = square_name(pos.ep)
     return "%s %s %s %s %d %d" % (
         "/".join(ranks), "w" if pos.side == WHITE else "b",

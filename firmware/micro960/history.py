@@ -7,7 +7,7 @@ game.py builds the rest of a game on it: results, claims, undo, text.
 from array import array
 
 from .compat import zeros
-from .movegen import legal_moves, move_buffer
+from .movegen import has_legal_ep, legal_moves, move_buffer
 from .position import Position, ep_key
 from .rules import Rules
 
@@ -85,7 +85,7 @@ class History:
         about once in 10**10 games."""
         pos = self.pos
         key = pos.key
-        if pos.ep and not pos.has_legal_ep(self.buf):
+        if pos.ep and not has_legal_ep(pos, self.buf):
             key ^= ep_key(pos.ep)  # an en passant square nobody can use is no difference
         check = pos.side + pos.rights * 32
         for sq in range(21, 99):

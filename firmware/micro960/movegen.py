@@ -44,13 +44,24 @@ def move_buffer(size=MAX_MOVES):
     return zeros("H", size)
 
 
+def has_legal_ep(pos, buf=None):
+    """Can the side to move capture en passant? `buf`: a move buffer to use."""
+    if not pos.ep:
+        return False
+    buf = buf or move_buffer()
+    for i in range(legal_moves(pos, buf, 0)):
+        if buf[i] >> 12 == EN_PASSANT:
+            return True
+    return False
+
+
 @micropython.viper
 def pseudo_moves(pos, buf, n: int) -> int:
     """Write the side to move's pseudo-legal moves into buf[n:]; return the end."""
     state = ptr32(pos.state)
     us = state[_SIDE]
     first = 16 if us == _BLACK else 0
-    n = int(_generate(pos.board, pos.squares, first, first + int(ptr8(pos.counts)[us >> 4]), buf,
+    n = int(generate(pos.board, pos.squares, first, first + int(ptr8(pos.counts)[us >> 4]), buf,
                       n, us | 1 | (2 if pos.queen_only else 0), state[_EP]))
     if state[_RIGHTS] and pos.castling:
         n = int(castling_moves(pos, buf, n))
@@ -58,8 +69,8 @@ def pseudo_moves(pos, buf, n: int) -> int:
 
 
 @micropython.viper
-def _generate(b: ptr8, squares: ptr8, first: int, last: int, buf: ptr16, n: int,
-              flags: int, ep: int) -> int:
+def generate(b: ptr8, squares: ptr8, first: int, last: int, buf: ptr16, n: int,
+             flags: int, ep: int) -> int:
     """Moves of the pieces in squares[first:last]; flags: side | 1 quiet | 2 queen only."""
     us = flags & 24
     quiet = flags & 1

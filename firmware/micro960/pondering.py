@@ -20,7 +20,6 @@ side the engine does not play, at level 10 and up, with `ponder on`.
 
     line = ponder(console)   # the line that stopped it, or None after a hit
 """
-from .console import move_text
 from .notation import san
 from .search import Limits
 from .ucimove import uci_text
@@ -31,7 +30,7 @@ def ponder(console):
     expected = console.expected[2]
     pos = game.pos
     texts = _texts(pos, expected, game.rules.uci_chess960)
-    said = move_text(pos, expected)
+    said = console.move_text(pos, expected)
     person = pos.side  # (while the search runs, game.pos is wherever it has got to)
     plies = len(game.moves)
     game.push(expected)  # the search needs the position after it
@@ -40,7 +39,7 @@ def ponder(console):
 
     def poll():
         if heard:  # the hit was heard: back to the usual polling
-            return console._typed_while_thinking()
+            return console.typed_while_thinking()
         line = console.input.poll()
         if line is None:  # nothing typed yet; or the input is over: stop
             return getattr(console.input, "ended", False)

@@ -1,12 +1,13 @@
 """The board: a 10x12 mailbox, make/unmake, Zobrist hashing, attack tests
-(FEN is read and written in fen.py).
+(FEN is read and written in fen.py, which needs this module: Position loads
+it on demand through compat.load, and imports nothing above it).
 
 Squares are 10x12 mailbox indices (a1 = 21, h1 = 28, a8 = 91); the border
 holds OFF so a piece walking off the board stops without a range check.
 Moves are 16-bit ints: from-square (0-63) | to-square (0-63) << 6 | flag << 12.
 Castling is "king takes own rook": its to-square is the rook's square.
 """
-from .compat import const, micropython, ptr8, ptr32, zeros  # noqa: F401
+from .compat import const, load, micropython, ptr8, ptr32, zeros  # noqa: F401
 
 PAWN = const(1)
 KNIGHT = const(2)
@@ -125,7 +126,7 @@ def castle_squares(side, rook_sq, king_sq, orthodox=False):
     """King and rook destinations for castling with that rook: the g/f or
     c/d files in Chess960; under orthodox castling (Chess480) the king goes
     two squares towards the rook and the rook to the square it crossed, and
-    a king beside its rook in the corner swaps with it. (_push and _pop do
+    a king beside its rook in the corner swaps with it. (push_move and pop_move do
     the same in viper code.)"""
     if orthodox:
         step = 1 if rook_sq > king_sq else -1
@@ -183,8 +184,7 @@ class Position:
 
     def set_fen(self, fen):
         """Read X-FEN or Shredder-FEN; on error raise ValueError, keeping the old position."""
-        from .fen import parse
-        self._load(*parse(fen, self.king_capture, self.castle_kings))
+        self._load(*load("fen").parse(fen, self.king_capture, self.castle_kings))
 
     def snapshot(self):
         """This position as restore() takes it: what a game keeps of its start
@@ -258,29 +258,17 @@ class Position:
 
     def fen(self, shredder=False, ep_when="legal"):
         """X-FEN (or Shredder-FEN); the en passant square only when a capture is legal."""
-        from .fen import write
-        return write(self, shredder, ep_when)
-
-    def has_legal_ep(self, buf=None):
-        """Can the side to move capture en passant? `buf`: a move buffer to use."""
-        if not self.ep:
-            return False
-        from .movegen import legal_moves, move_buffer
-        buf = buf or move_buffer()
-        for i in range(legal_moves(self, buf, 0)):
-            if buf[i] >> 12 == EN_PASSANT:
-                return True
-        return False
+        return load("fen").write(self, shredder, ep_when)
 
     # ------------------------------------------------------------ make/unmake
 
     def push(self, move):
         """Make a move; `pop(move)` takes it back."""
-        _push(self.board, self.squares, self.slot, self.counts, self.kings, self.keep,
+        push_move(self.board, self.squares, self.slot, self.counts, self.kings, self.keep,
               self.state, self.saved, move, self.en_passant)
 
     def pop(self, move):
-        _pop(self.board, self.squares, self.slot, self.counts, self.kings, self.state,
+        pop_move(self.board, self.squares, self.slot, self.counts, self.kings, self.state,
              self.saved, move)
 
     def push_null(self):
@@ -332,9 +320,11 @@ def _set(pos, index, value):
 
 
 @micropython.viper
-def _push(b: ptr8, squares: ptr8, slot: ptr8, counts: ptr8, kings: ptr8, keep: ptr8,
-          state: ptr32, saved: ptr32, move: int, en_passant: int):
-    """Make a move on the board, piece lists, key and state; save what pop needs."""
+def push_move(b: ptr8, squares: ptr8, slot: ptr8, counts: ptr8, kings: ptr8, keep: ptr8,
+              state: ptr32, saved: ptr32, move: int, en_passant: int):
+    """Make a move on the board, piece lists, key and state; save what
+    pop_move needs. Position.push() calls it; the search calls it directly
+    with the position's buffers, saving a method call a node."""
     to120 = ptr8(TO120)
     to64 = ptr8(TO64)
     zp = ptr32(Z_PIECE)
@@ -445,9 +435,9 @@ def _push(b: ptr8, squares: ptr8, slot: ptr8, counts: ptr8, kings: ptr8, keep: p
 
 
 @micropython.viper
-def _pop(b: ptr8, squares: ptr8, slot: ptr8, counts: ptr8, kings: ptr8, state: ptr32,
-         saved: ptr32, move: int):
-    """Take back the move `_push` made last."""
+def pop_move(b: ptr8, squares: ptr8, slot: ptr8, counts: ptr8, kings: ptr8, state: ptr32,
+             saved: ptr32, move: int):
+    """Take back the move `push_move` made last."""
     to120 = ptr8(TO120)
     fr = int(to120[move & 63])
     to = int(to120[(move >> 6) & 63])
@@ -460,7 +450,7 @@ def _pop(b: ptr8, squares: ptr8, slot: ptr8, counts: ptr8, kings: ptr8, state: p
         state[_FULLMOVE] = int(state[_FULLMOVE]) - 1
     packed = int(saved[3 * ply])
     if flag == 3:
-        if state[_ORTHODOX]:  # castle_squares(orthodox=True), as in _push
+        if state[_ORTHODOX]:  # castle_squares(orthodox=True), as in push_move
             step = 1 if to > fr else -1
             kdst = fr + 2 * step
             rdst = fr + step

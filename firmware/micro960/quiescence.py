@@ -10,9 +10,9 @@ and no stack. On CPython the same source runs as plain Python (compat.viper).
 """
 from .compat import const, micropython, ptr8, ptr16, ptr32, stack_use  # noqa: F401
 from .evaluate import TABLE, WORK, white_score
-from .movegen import _generate
+from .movegen import generate
 from .ordering import order_moves
-from .position import TO64, TO120, _pop, _push, attacked
+from .position import TO64, TO120, pop_move, push_move, attacked
 from .see import VALUES, see_ge
 
 _MATE = const(30000)
@@ -49,7 +49,7 @@ def quiesce(search, alpha: int, beta: int, ply: int, start: int) -> int:
     mate on the horizon is seen).
 
     Moves are generated into search.moves from `start`; nodes are counted
-    in search.nodes, and search.stopped (set by search._check_limits every
+    in search.nodes, and search.stopped (set by search.check_limits every
     16 nodes) unwinds the tree with a score of 0.
     """
     pos = search.pos
@@ -93,7 +93,7 @@ def quiesce(search, alpha: int, beta: int, ply: int, start: int) -> int:
             nodes += 1
             if (nodes & _CHECK_MASK) == 0:
                 search.nodes = nodes
-                search._check_limits()
+                search.check_limits()
                 stopped = int(search.stopped)
             entering = 0
             if stopped:
@@ -139,7 +139,7 @@ def quiesce(search, alpha: int, beta: int, ply: int, start: int) -> int:
                     f = (ply) * _FRAME
                     us = state[_SIDE]
                     first = 16 if us != 8 else 0
-                    end = int(_generate(board_obj, squares, first, first + counts[us >> 4],
+                    end = int(generate(board_obj, squares, first, first + counts[us >> 4],
                                         moves_obj, start,
                                         us | frame[f + _IN_CHECK] | queen_only, state[_EP]))
                     order_moves(board_obj, moves_obj, order_obj, start, end, 0, 0, 0, history, 0)
@@ -150,7 +150,7 @@ def quiesce(search, alpha: int, beta: int, ply: int, start: int) -> int:
             # == _INFINITE after _enter): try the next move.
             f = (ply) * _FRAME
             if result != _INFINITE:
-                _pop(board_obj, squares, slot, counts_obj, kings_obj, state_obj, saved,
+                pop_move(board_obj, squares, slot, counts_obj, kings_obj, state_obj, saved,
                      frame[f + _MOVE])
                 if stopped:
                     result = 0
@@ -198,10 +198,10 @@ def quiesce(search, alpha: int, beta: int, ply: int, start: int) -> int:
                             not see_ge(board_obj, move, 0):
                         move = 0
                         continue  # the exchange on that square loses material
-                _push(board_obj, squares, slot, counts_obj, kings_obj, keep, state_obj, saved,
+                push_move(board_obj, squares, slot, counts_obj, kings_obj, keep, state_obj, saved,
                       move, en_passant)
                 if not lrs and attacked(board_obj, kings[us >> 4], them):
-                    _pop(board_obj, squares, slot, counts_obj, kings_obj, state_obj, saved, move)
+                    pop_move(board_obj, squares, slot, counts_obj, kings_obj, state_obj, saved, move)
                     move = 0
                     continue
                 break

@@ -14,7 +14,7 @@ from .compat import const, micropython, ptr8, ptr16, ptr32, ticks_diff, ticks_ms
 from .evaluate import TABLE, WORK, white_score
 from .movegen import gives_check, has_legal_move, legal_moves, pseudo_moves
 from .ordering import age_history, order_moves, record_cut
-from .position import TO64, TO120, _pop, _push, attacked
+from .position import TO64, TO120, pop_move, push_move, attacked
 from .quiescence import quiesce
 from .see import see_ge
 from .tt import TranspositionTable
@@ -222,7 +222,9 @@ class Search:
         """Another iteration would likely not finish within the soft limit."""
         return self.soft and ticks_diff(ticks_ms(), self.start) * 2 > self.soft
 
-    def _check_limits(self):
+    def check_limits(self):
+        """Set `stopped` when the node or time limit is reached, or the
+        poll says stop; the tree and quiescence call it every few nodes."""
         if self.node_limit and self.nodes >= self.node_limit:
             self.stopped = True
         elif self.hard and ticks_diff(ticks_ms(), self.start) >= self.hard:
@@ -439,7 +441,7 @@ def _tree(search, depth: int, alpha: int, beta: int) -> int:
             nodes += 1
             if (nodes & CHECK_MASK) == 0:
                 search.nodes = nodes
-                search._check_limits()
+                search.check_limits()
                 stopped = int(search.stopped)
             if stopped:
                 result = 0
@@ -584,7 +586,7 @@ def _tree(search, depth: int, alpha: int, beta: int) -> int:
                     mode = _DESCEND
                 if mode != _DESCEND:
                     # The move's score is known.
-                    _pop(board_obj, squares_obj, slot, counts_obj, kings_obj, state_obj, saved,
+                    pop_move(board_obj, squares_obj, slot, counts_obj, kings_obj, state_obj, saved,
                          move)
                     if stopped:
                         result = 0
@@ -656,10 +658,10 @@ def _tree(search, depth: int, alpha: int, beta: int) -> int:
                     if prune and not checks:
                         i += 1
                         continue
-                _push(board_obj, squares_obj, slot, counts_obj, kings_obj, keep, state_obj, saved,
+                push_move(board_obj, squares_obj, slot, counts_obj, kings_obj, keep, state_obj, saved,
                       move, en_passant)
                 if not lrs and attacked(board_obj, kings[us >> 4], them):
-                    _pop(board_obj, squares_obj, slot, counts_obj, kings_obj, state_obj, saved,
+                    pop_move(board_obj, squares_obj, slot, counts_obj, kings_obj, state_obj, saved,
                          move)
                     i += 1
                     continue

@@ -226,3 +226,20 @@ def test_perft_counts_from_stack_of_positions():
     buf = move_buffer(1024)
     assert perft(pos, 1, buf) == 48
     assert legal_moves(pos, buf, 0) == 48
+
+
+def test_the_fen_code_is_loaded_through_compat_and_given_back():
+    """Position reaches fen.py through compat.load, the one place that loads a
+    module used now and then; compat.release gives its heap back (MicroPython
+    forgets it; CPython keeps what it loads)."""
+    import sys
+    from micro960 import compat
+    name = "micro960.fen"
+    package, _, leaf = name.rpartition(".")
+    assert compat.load("fen") is sys.modules[name]
+    assert Position().fen() == "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+    compat.release("fen")
+    if compat.IS_MICROPYTHON:
+        assert name not in sys.modules and leaf not in sys.modules[package].__dict__
+    assert compat.load("fen").write(Position(KIWIPETE)) == KIWIPETE
+    assert name in sys.modules

@@ -141,13 +141,13 @@ def test_the_clock_and_the_input_are_looked_at_every_16_nodes():
     # `stop` or the end of the time waits at most.
     search = Search(HASH_KB)
     looked = []
-    check_limits = search._check_limits
+    check_limits = search.check_limits
 
     def check():
         looked.append(search.nodes)
         check_limits()
 
-    search._check_limits = check  # quiescence and the tree both call it so
+    search.check_limits = check  # quiescence and the tree both call it so
     search.think(Game(*POSITIONS[0]), Limits(depth=4))
     assert search.nodes > 1000
     assert looked == list(range(16, search.nodes + 1, 16)), looked[:20]
