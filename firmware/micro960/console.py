@@ -50,7 +50,8 @@ class Console:
         self.limits = Limits(movetime=int(seconds * 1000))  # `time`; a clock's when on one
         self.store = None  # a storage.GameStore: the game is saved after every change
         self.kept = None  # the ended game, once it is archived
-        self.unarchived = None  # an ended game games.pgn could not take (console_commands.keep_ended)
+        # An ended game games.pgn could not take (console_commands.keep_ended).
+        self.unarchived = None
         self.draw_offer = None  # (side, plies) of a draw offered by a person
         self.setup = None  # a console_setup.SetUpPhase while the players place their pieces
         self.engine_score = None  # the engine's last score, for its side

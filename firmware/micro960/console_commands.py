@@ -1,8 +1,9 @@
 """What the console does now and then: most of its commands (new, rules,
 clock, undo, hint, analyze, draw, level, time, ...) and the summary at a
-game's end (taking up a saved game is console_resume.py's). The console loads this module when it needs
-it and gives its heap back after (Console.forget), so a Pico has that room in
-the meantime. Each command takes the Console and the words after the command.
+game's end (taking up a saved game is console_resume.py's). The console
+loads this module when it needs it and gives its heap back after
+(Console.forget), so a Pico has that room in the meantime. Each command
+takes the Console and the words after the command.
 """
 from .game import Game, UNDECIDED
 from .notation import san, side_name
@@ -239,7 +240,7 @@ def cmd_hint(console, args):
         return
     move, score = _think(console, console.limits)  # Ctrl-C: the best move so far
     if move:
-        console.out("Hint: %s (%s)" % (san(game.pos, move), _said_score(score)))
+        console.out("Hint: %s (%s)" % (san(game.pos, move), _said_score(console, score)))
 
 
 def cmd_analyze(console, args):
@@ -252,7 +253,7 @@ def cmd_analyze(console, args):
     limits = Limits(infinite=True) if console.input else console.limits
     move, score = _think(console, limits)  # Ctrl-C stops it too
     if move:
-        console.out("Best: %s (%s)" % (san(game.pos, move), _said_score(score)))
+        console.out("Best: %s (%s)" % (san(game.pos, move), _said_score(console, score)))
 
 
 def _think(console, limits):
@@ -269,7 +270,7 @@ def _think(console, limits):
         return (best if best in moves else moves[0] if moves else 0), None
 
 
-def _said_score(score):
+def _said_score(console, score):
     """The score as the console says it; None: the search was stopped by Ctrl-C."""
     return "stopped by Ctrl-C" if score is None else console.score_text(score)
 
