@@ -124,9 +124,11 @@ def test_free_heap_with_each_mode_loaded(pico, capsys, mode, code):
     assert free >= GAME_KB * 1024 and 16 < kb <= 64, (mode, free, kb)
 
 
-# The heap the console must leave free with a 16 KB table (issue 16's goal;
-# `micro960 bench --pico` prints the figure).
-CONSOLE_FREE_BYTES = 125000
+# The heap the console must leave free with a 16 KB table (`micro960 bench
+# --pico` prints the figure). Issue 16 brought it to 125,520; issue 25's
+# hardening (a game's end archived first and never fatal, Ctrl-C, the saved
+# look and set-up phase, PGN players and date, searchmoves) took 976 bytes.
+CONSOLE_FREE_BYTES = 124000
 
 
 def test_the_console_with_a_16_kb_table_leaves_its_heap_free(pico, capsys):
@@ -146,7 +148,7 @@ def test_bench_pico_measures_on_the_device():
     said = []
     assert pico_bench.run(depth=2, perft_depth=2, movetimes=(300,), table_ms=300,
                           out=said.append, end_ways={"no clock": (False, False)},
-                          endings=("checkmate", "flag")) == 0
+                          endings=("flag",)) == 0
     text = "\n".join(said)
     total = re.search(r"search total nodes (\d+) ms (\d+) nps (\d+) heap (\d+) stack (\d+)", text)
     assert total and int(total.group(1)) > 0 and int(total.group(5)) > 0, text
@@ -159,7 +161,7 @@ def test_bench_pico_measures_on_the_device():
                           text)) == 4, text
     ends = re.findall(r"end of a game, [^,]+, no clock: (\d+) bytes at most .*; archived$", text,
                       re.M)
-    assert len(ends) == 2 and all(0 < int(used) for used in ends), text
+    assert len(ends) == 1 and all(0 < int(used) for used in ends), text
     scan = re.search(r"sensor matrix: read in (\d+) us, scanned and debounced in (\d+) us", text)
     assert scan and 0 < int(scan.group(1)) < int(scan.group(2)) < 10000, text
     assert "no flash-cache stalls" in text
@@ -236,25 +238,33 @@ def seconds(text):
 # The most of the heap the end of a game may hold at once on the device: the
 # result, the archive written line by line, the summary, the next game.
 # Measured 15-24 KB (bench --pico, issue 25), with 68-83 KB free before it:
-# the console leaves a game 32 KB (tt.GAME_KB) and more beside its default table.
+# the console leaves a game 36 KB (tt.GAME_KB) and more beside its default table.
 END_OF_GAME_BYTES = 28 * 1024
 
 
-def test_the_end_of_every_game_is_archived_within_its_heap_budget(capsys):
-    """Each way a game ends (host_tools/game_end.py), resumed on a clock,
-    on the device's console with its default table and a writable flash:
-    archived to games.pgn, and its end never holds more of the heap than
-    END_OF_GAME_BYTES, measured by the firmware at every line said and
-    every write."""
-    from host_tools import game_end, pico_bench
+# The endings whose ends differ most (host_tools/game_end.py): the most heap
+# held (a claimed draw, an LRS king capture) and the paths apart from a move
+# (the engine's mate, a flag). `micro960 bench --pico` plays all 13 every way
+# (about 20 s each here); tests/test_console_game_end.py plays them all on the
+# unix port's 192K console, where the heap is tighter.
+DEVICE_ENDINGS = ("engine mates", "flag", "threefold claim", "LRS king capture")
+
+
+def test_the_end_of_a_game_is_archived_within_its_heap_budget(capsys):
+    """Ways a game ends, resumed on a clock, on the device's console with
+    its default table and a writable flash: archived to games.pgn, and its
+    end never holds more of the heap than END_OF_GAME_BYTES, measured by the
+    firmware at every line said and every write."""
+    from host_tools import pico_bench
     with emulator.EmulatedPico() as pico:
         pico_bench.at_prompt(pico)
-        rows = pico_bench.end_of_game(pico, {"resumed on a clock": (True, True)})
+        rows = pico_bench.end_of_game(pico, {"resumed on a clock": (True, True)},
+                                      DEVICE_ENDINGS)
     with capsys.disabled():
         print()
         for line in pico_bench.end_of_game_lines(rows):
             print(line)
-    assert len(rows) == len(game_end.ENDINGS), rows
+    assert [row[0] for row in rows] == list(DEVICE_ENDINGS), rows
     for name, way, before, low, archived, said in rows:
         assert archived and "warning" not in said, (name, said)
         assert before - low <= END_OF_GAME_BYTES and low >= 16 * 1024, (name, before, low)
