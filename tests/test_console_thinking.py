@@ -7,6 +7,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -80,6 +81,13 @@ def play(runtime, tmp_path, *options):
         stderr=subprocess.STDOUT, text=True, start_new_session=True)
 
 
+def wait_for(said, seen, seconds=60):
+    """Wait until the output read so far (the lines in `said`) passes `seen`."""
+    deadline = time.monotonic() + seconds
+    while not seen("".join(said)) and time.monotonic() < deadline:
+        time.sleep(0.05)
+
+
 def ctrl_c(engine, before=2.5, after=1):
     time.sleep(before)
     os.killpg(engine.pid, signal.SIGINT)  # what a terminal sends on Ctrl-C
@@ -106,11 +114,18 @@ def test_ctrl_c_stops_analyze_and_hint_not_the_program(runtime, tmp_path):
 def test_ctrl_c_stops_the_thinking_on_your_time_and_again_at_the_prompt_quits(runtime,
                                                                               tmp_path):
     engine = play(runtime, tmp_path, "--color", "black", "--time", "1")
-    ctrl_c(engine, before=4)  # it has moved, and ponders on the reply it expects
+    said = []
+    reader = threading.Thread(target=lambda: said.extend(engine.stdout), daemon=True)
+    reader.start()
+    wait_for(said, lambda text: "Black to move" in text)  # it has moved
+    ctrl_c(engine, before=0.5)  # and ponders on the reply it expects
+    wait_for(said, lambda text: "Stopped thinking on your time" in text)
     send(engine, "fen\n")
-    time.sleep(1)
+    wait_for(said, lambda text: any(line.count("/") == 7 for line in text.split("\n")))
     ctrl_c(engine, before=0)  # at the prompt: the program ends
-    out = engine.communicate(timeout=60)[0]
+    engine.wait(timeout=60)
+    reader.join(timeout=10)
+    out = "".join(said)
     assert out.count("Stopped thinking on your time (Ctrl-C again at the prompt quits).") == 1, out
     fen = [line for line in out.split("\n") if line.count("/") == 7][-1]
     assert one_white_move(fen), out  # the reply it expected was taken back
