@@ -8,7 +8,8 @@
     micro960 replay FILE.pgn [--pgn] [--runtime ...]
     micro960 eboard-sim [--sp N | --fen FEN] [--rules NAME] [--engine on|off] [...] [FILE]
     micro960 bench [--perft | --pico | --pico-game | --ponder | --perft-suite] [...]
-    micro960 match --opponent CMD (--tc BASE+INC | --nodes N | --depth N) [...]
+    micro960 match --opponent CMD (--tc BASE+INC | --movetime S | --nodes N | --depth N)
+                   [--engine-nodes N | --opponent-movetime S ...] [...]
     micro960 flash [--port P] [--board NAME] [--dry-run DIR]
     micro960 pull [--port P] [--to FILE]
     micro960 bridge [--port P] [--wait SECONDS] [--timeout SECONDS]

@@ -6,6 +6,13 @@
     micro960 match --ponder --runtime micropython --opponent stockfish \\
         --opponent-option UCI_LimitStrength=true --opponent-option UCI_Elo=1900 \\
         --tc 5+0.05 --games 40 --seed 23 --concurrency 1   # then again without --ponder
+    micro960 match --engine-nodes 16000 --opponent stockfish --opponent-movetime 1 \\
+        --opponent-option UCI_LimitStrength=true --opponent-option UCI_Elo=1800 --games 40
+
+Each side plays by its own limit (--engine-tc/-movetime/-nodes/-depth,
+--opponent-...) if it has one, else by the shared one (--tc, --movetime,
+--nodes, --depth): a clock, a fixed time a move or a node budget, with a
+depth or not, or a depth alone.
 
 Every start position (SP 0-959, drawn at random; --seed repeats a draw) is
 played twice, the engine under test taking White in one game and Black in the
@@ -23,13 +30,16 @@ says how often its expected reply came (its ponder hits).
 A game ends only by the rules (`board.outcome(claim_draw=True)`), by
 --max-moves (scored as a draw and marked "adjudication" in the PGN), or by a
 forfeit: the side whose engine crashes, stalls, sends an illegal move or
-oversteps its clock loses (a flag fall against a lone king is a draw, as in
-the FIDE rules). A crashed engine is restarted and the match goes on.
+oversteps its clock or its time a move loses (a flag fall against a lone king
+is a draw, as in the FIDE rules). A crashed engine is restarted and the match
+goes on.
 
 Output: one line per finished game, then the score from the engine's point of
 view and the Elo difference with its 95% error bar (host_tools/elo.py). All
 games go to --pgn in game order, each with Variant, SetUp, FEN, TimeControl
-and Termination tags; the last move's comment says why the game ended.
+and Termination tags (when the sides' limits differ, Event names each side's,
+WhiteLimit and BlackLimit give them by colour, and TimeControl is "?" unless
+both are without clock); the last move's comment says why the game ended.
 """
 import argparse
 import asyncio
@@ -56,6 +66,8 @@ REPO = Path(__file__).resolve().parent.parent
 # Pico behind the bridge may first have to be found and reset.
 START_TIMEOUT = 60.0
 QUIT_TIMEOUT = 5.0
+CLOCK_MARGIN = 0.05  # seconds a move may overstep its clock (--time-margin)
+MOVETIME_MARGIN = 1.0  # ... or its fixed time a move
 GAME_DIRS = ("/usr/games", "/usr/local/games")  # where Debian installs chess engines
 INFO = chess.engine.INFO_BASIC | chess.engine.INFO_SCORE
 
@@ -188,14 +200,32 @@ def build_parser():
     parser.add_argument("--opponent-name", help="name in the PGN (default: what the engine says)")
     parser.add_argument("--games", type=positive_int, default=10,
                         help="number of games; each start position is played twice (default 10)")
-    parser.add_argument("--tc", type=time_control, metavar="BASE+INC",
+    limits = parser.add_argument_group(
+        "limits", "Each side plays by its own limit (--engine-*, --opponent-*) if it has one, "
+        "else by the shared one (--tc, --movetime, --nodes, --depth); every side needs one. "
+        "A limit is a clock, a time a move or a node budget, with a depth or not, or a depth "
+        "alone.")
+    limits.add_argument("--tc", type=time_control, metavar="BASE+INC",
                         help="time control in seconds per side, e.g. 2+0.1")
-    parser.add_argument("--nodes", type=positive_int, help="node budget per move")
-    parser.add_argument("--depth", type=positive_int, help="depth limit per move")
-    parser.add_argument("--time-margin", type=float, default=0.05, metavar="SECONDS",
-                        help="a move may overstep the clock by this much (default 0.05)")
+    limits.add_argument("--movetime", type=positive_seconds, metavar="SECONDS",
+                        help="a fixed time a move, e.g. 1")
+    limits.add_argument("--nodes", type=positive_int, help="node budget per move")
+    limits.add_argument("--depth", type=positive_int, help="depth limit per move")
+    for role in ("engine", "opponent"):
+        limits.add_argument("--%s-tc" % role, type=time_control, metavar="BASE+INC",
+                            help="the %s's own time control" % role)
+        limits.add_argument("--%s-movetime" % role, type=positive_seconds, metavar="SECONDS",
+                            help="the %s's own time a move" % role)
+        limits.add_argument("--%s-nodes" % role, type=positive_int, metavar="N",
+                            help="the %s's own node budget per move" % role)
+        limits.add_argument("--%s-depth" % role, type=positive_int, metavar="N",
+                            help="the %s's own depth limit per move" % role)
+    parser.add_argument("--time-margin", type=float, metavar="SECONDS",
+                        help="a move may overstep its clock by this much (default %g), or its "
+                             "time a move (default %g)" % (CLOCK_MARGIN, MOVETIME_MARGIN))
     parser.add_argument("--move-timeout", type=float, default=60.0, metavar="SECONDS",
-                        help="without --tc, a move taking longer loses the game (default 60)")
+                        help="for a side with neither clock nor time a move, a move taking "
+                             "longer loses the game (default 60)")
     parser.add_argument("--start-timeout", type=positive_seconds, default=START_TIMEOUT,
                         metavar="SECONDS",
                         help="how long an engine may take to start and answer the UCI or "
@@ -346,35 +376,53 @@ class Player:
 # -------------------------------------------------------------------- games
 
 
-class Settings:
-    """What every game shares: limits, caps and the PGN tags that describe them."""
+class SideLimit:
+    """How one side is limited each move: a clock (tc, BASE+INC seconds), a
+    fixed time a move (movetime, seconds) or a node budget, and a depth with
+    any of them or alone. One of the three at most: XBoard engines cannot
+    combine a node budget with time, and a clock and a move time contradict."""
 
-    def __init__(self, tc=None, nodes=None, depth=None, max_moves=None,
-                 time_margin=0.05, move_timeout=60.0):
-        if tc is not None and nodes is not None:
-            raise MatchError("use either --tc or --nodes, not both "
-                             "(XBoard engines cannot combine them)")
-        if tc is None and nodes is None and depth is None:
-            raise MatchError("give a limit: --tc BASE+INC, --nodes N or --depth N")
+    KINDS = ("tc", "movetime", "nodes", "depth")
+
+    def __init__(self, tc=None, movetime=None, nodes=None, depth=None):
         self.tc = tc
+        self.movetime = movetime
         self.nodes = nodes
         self.depth = depth
-        self.max_moves = max_moves
-        self.time_margin = time_margin
-        self.move_timeout = move_timeout
 
-    def limit(self, clocks, clock_id):
+    @classmethod
+    def from_args(cls, args, prefix=""):
+        """The limit in --tc/--movetime/--nodes/--depth (prefix ""), or in
+        --engine-tc... (prefix "engine_"); None when none of them is given."""
+        values = {kind: getattr(args, prefix + kind) for kind in cls.KINDS}
+        if all(value is None for value in values.values()):
+            return None
+        given = [kind for kind in ("tc", "movetime", "nodes") if values[kind] is not None]
+        if len(given) > 1:
+            flags = ["--%s%s" % (prefix.replace("_", "-"), kind) for kind in given]
+            raise MatchError("%s cannot go together: a side plays by a clock, a time a move "
+                             "or a node budget (XBoard engines cannot mix nodes with time), "
+                             "with a depth or not" % " and ".join(flags))
+        return cls(**values)
+
+    def for_move(self, clocks, increments, clock_id):
+        """The python-chess Limit of one move (UCI `go ...`, XBoard `st`,
+        `level` ...); `clocks` and `increments` by colour, None for a side
+        without a clock."""
         if self.tc is None:
-            return chess.engine.Limit(nodes=self.nodes, depth=self.depth)
+            return chess.engine.Limit(time=self.movetime, nodes=self.nodes, depth=self.depth)
         return chess.engine.Limit(
             white_clock=clocks[chess.WHITE], black_clock=clocks[chess.BLACK],
-            white_inc=self.tc[1], black_inc=self.tc[1], depth=self.depth, clock_id=clock_id)
+            white_inc=increments[chess.WHITE], black_inc=increments[chess.BLACK],
+            depth=self.depth, clock_id=clock_id)
 
     def describe(self):
-        """'2+0.1', '8000 nodes', '2+0.1, depth 5' ..."""
+        """'2+0.1', '1 s a move', '8000 nodes', '2+0.1, depth 5' ..."""
         parts = []
         if self.tc is not None:
             parts.append(self.time_control_tag())
+        if self.movetime is not None:
+            parts.append("%s s a move" % plain_number(self.movetime))
         if self.nodes is not None:
             parts.append("%d nodes" % self.nodes)
         if self.depth is not None:
@@ -382,10 +430,86 @@ class Settings:
         return ", ".join(parts)
 
     def time_control_tag(self):
-        """PGN TimeControl: 'BASE+INC' in seconds, or '-' (none) for node/depth limits."""
-        if self.tc is None:
-            return "-"
-        return "%s+%s" % (plain_number(self.tc[0]), plain_number(self.tc[1]))
+        """PGN TimeControl: 'BASE+INC' in seconds, '-' (none) for node and
+        depth limits, None for a time a move, which PGN has no form for."""
+        if self.tc is not None:
+            return "%s+%s" % (plain_number(self.tc[0]), plain_number(self.tc[1]))
+        return None if self.movetime is not None else "-"
+
+    def __eq__(self, other):
+        return isinstance(other, SideLimit) and self.describe() == other.describe()
+
+
+class Settings:
+    """What every game shares: each side's limit, the caps, and the PGN tags
+    that describe them."""
+
+    def __init__(self, engine_limit, opponent_limit=None, max_moves=None,
+                 time_margin=None, move_timeout=60.0):
+        opponent_limit = engine_limit if opponent_limit is None else opponent_limit
+        self.limits = {"engine": engine_limit, "opponent": opponent_limit}
+        self.max_moves = max_moves
+        # How far a move may overstep: its clock (whose reserve absorbs the
+        # host's delays), or its time a move, which has no reserve: the time
+        # measured here includes python-chess's round trips (a game's first
+        # move also ucinewgame/isready) and a loaded machine's delays, over
+        # 0.5 s at times on two busy cores; that forfeit is for an engine ignoring
+        # its limit.
+        self.time_margin = CLOCK_MARGIN if time_margin is None else time_margin
+        self.movetime_margin = MOVETIME_MARGIN if time_margin is None else time_margin
+        self.move_timeout = move_timeout
+
+    @classmethod
+    def from_args(cls, args):
+        """Each side's limit: its own (--engine-*, --opponent-*) if it has
+        one, else the shared one (--tc, --movetime, --nodes, --depth)."""
+        shared = SideLimit.from_args(args)
+        engine = SideLimit.from_args(args, "engine_")
+        opponent = SideLimit.from_args(args, "opponent_")
+        if engine is not None and opponent is not None and shared is not None:
+            raise MatchError("%s applies to neither side: both have their own limits "
+                             "(--engine-... and --opponent-...)" % shared_flags(args))
+        if shared is None and engine is None and opponent is None:
+            raise MatchError("give a limit: --tc BASE+INC, --movetime S, --nodes N or --depth N "
+                             "for both sides, or each side its own (--engine-nodes N, "
+                             "--opponent-movetime S ...)")
+        for role, own in (("engine", engine), ("opponent", opponent)):
+            if own is None and shared is None:
+                raise MatchError(
+                    "the %s has no limit: give it --%s-tc, --%s-movetime, --%s-nodes or "
+                    "--%s-depth, or both sides --tc, --movetime, --nodes or --depth"
+                    % ((role,) * 5))
+        return cls(engine or shared, opponent or shared, args.max_moves,
+                   args.time_margin, args.move_timeout)
+
+    @property
+    def shared(self):
+        """Whether both sides play by the same limit."""
+        return self.limits["engine"] == self.limits["opponent"]
+
+    def limit_of(self, player):
+        return self.limits[player.spec.role]
+
+    def describe(self, engine_name=None, opponent_name=None):
+        """The shared limit ('2+0.1', '8000 nodes'), or each side's: '16000
+        nodes vs 1 s a move', with the names if given: 'A (16000 nodes) vs
+        B (1 s a move)'."""
+        engine, opponent = self.limits["engine"].describe(), self.limits["opponent"].describe()
+        if self.shared:
+            return engine
+        if engine_name is None:
+            return "%s vs %s" % (engine, opponent)
+        return "%s (%s) vs %s (%s)" % (engine_name, engine, opponent_name, opponent)
+
+    def time_control_tag(self):
+        """PGN TimeControl: the sides' common one, else '?' (it differs, or
+        is a time a move)."""
+        tags = set(limit.time_control_tag() for limit in self.limits.values())
+        return tags.pop() if len(tags) == 1 and None not in tags else "?"
+
+
+def shared_flags(args):
+    return " and ".join("--" + kind for kind in SideLimit.KINDS if getattr(args, kind) is not None)
 
 
 def plain_number(x):
@@ -532,17 +656,22 @@ async def play_game(game, white, black, settings):
     pgn.headers["FEN"] = board.fen()
     node = pgn
     expected = None  # the reply a pondering engine expects, until it is to move again
-    clocks = {chess.WHITE: None, chess.BLACK: None}
-    if settings.tc is not None:
-        clocks = {chess.WHITE: settings.tc[0], chess.BLACK: settings.tc[0]}
+    players = {chess.WHITE: white, chess.BLACK: black}
+    limits = {colour: settings.limit_of(player) for colour, player in players.items()}
+    # Each side with a clock of its own (--tc, or its own --engine-tc ...);
+    # None for a side limited by move time, nodes or depth.
+    clocks = {colour: limit.tc[0] if limit.tc else None for colour, limit in limits.items()}
+    increments = {colour: limit.tc[1] if limit.tc else None for colour, limit in limits.items()}
     while True:
         ending = result_by_rules(board, settings.max_moves)
         if ending:
             break
         side = board.turn
-        player = white if side == chess.WHITE else black
-        if settings.tc is not None:
+        player, limit = players[side], limits[side]
+        if limit.tc is not None:
             timeout = max(0.0, clocks[side]) + settings.time_margin
+        elif limit.movetime is not None:
+            timeout = limit.movetime + settings.movetime_margin
         else:
             timeout = settings.move_timeout
         if player.spec.ponder and expected is not None:  # it pondered on `expected`
@@ -550,19 +679,19 @@ async def play_game(game, white, black, settings):
             game.ponder_hits += board.peek() == expected
             expected = None
         started = time.monotonic()
-        played = await play_move(player, board, settings.limit(clocks, game.number),
+        played = await play_move(player, board, limit.for_move(clocks, increments, game.number),
                                  game.number, timeout)
         seconds = time.monotonic() - started
         if isinstance(played, tuple):
             ending = forfeit(board, side, *played)
             break
-        if settings.tc is not None:
+        if limit.tc is not None:
             clocks[side] -= seconds
             if clocks[side] < -settings.time_margin:
                 ending = forfeit(board, side, "time forfeit",
                                  "%s loses on time" % colour_name(side))
                 break
-            clocks[side] += settings.tc[1]
+            clocks[side] += increments[side]
         node = node.add_variation(played.move, comment=move_comment(played, seconds))
         if player.spec.ponder:
             expected = played.ponder
@@ -649,13 +778,18 @@ class Match:
     def finish(self, game):
         names = (self.engine_name, self.opponent_name)
         white, black = names if game.engine_white else names[::-1]
-        game.pgn.headers["Event"] = "micro960 match, %s" % self.settings.describe()
+        game.pgn.headers["Event"] = "micro960 match, %s" % self.settings.describe(*names)
         game.pgn.headers["Site"] = "?"
         game.pgn.headers["Date"] = datetime.date.today().strftime("%Y.%m.%d")
         game.pgn.headers["Round"] = str(game.number)
         game.pgn.headers["White"] = white
         game.pgn.headers["Black"] = black
         game.pgn.headers["TimeControl"] = self.settings.time_control_tag()
+        if not self.settings.shared:  # each side's own limit, by colour
+            engine, opponent = (self.settings.limits[role].describe()
+                                for role in ("engine", "opponent"))
+            game.pgn.headers["WhiteLimit"], game.pgn.headers["BlackLimit"] = (
+                (engine, opponent) if game.engine_white else (opponent, engine))
         self.finished.append(game)
         wins, draws, losses = self.score()
         self.say("game %d/%d  SP %d  %s - %s  %s  %s  score +%d =%d -%d (%s/%d)" % (
@@ -726,8 +860,7 @@ def build_match(args, out=None):
     opponent = EngineSpec(resolve_command(args.opponent), args.opponent_protocol,
                           args.opponent_option, args.opponent_name, role="opponent",
                           start_timeout=args.start_timeout)
-    settings = Settings(args.tc, args.nodes, args.depth, args.max_moves,
-                        args.time_margin, args.move_timeout)
+    settings = Settings.from_args(args)
     return Match(engine, opponent, settings, args.games, args.concurrency, args.seed,
                  args.pgn, out)
 

@@ -220,6 +220,106 @@ def test_stockfish_match_with_clocks_and_a_move_cap(tmp_path):
             assert "--max-moves" in game.end().comment
 
 
+def go_commands(stderr):
+    """{engine name: the `go` lines --debug shows it was sent}; python-chess
+    logs each line with the engine's pid, and each engine says its name."""
+    names, goes = {}, {}
+    for line in stderr.splitlines():
+        found = re.search(r"\(pid=(\d+)\)>: (<<|>>) (.*)$", line)
+        if not found:
+            continue
+        pid, direction, text = found.groups()
+        if direction == ">>" and text.startswith("id name "):
+            names[pid] = text[len("id name "):]
+        elif direction == "<<" and text.startswith("go"):
+            goes.setdefault(pid, []).append(text)
+    by_name = {}
+    for pid, lines in goes.items():
+        by_name.setdefault(names[pid], []).extend(lines)
+    return by_name
+
+
+# Each case: the limit options, and the `go` line each side must be sent
+# (a pattern), micro960 being the engine under test and Stockfish the opponent.
+SIDE_LIMITS = {
+    "shared nodes, the opponent's own move time": (
+        ("--nodes", 300, "--opponent-movetime", 0.05), r"go nodes 300", r"go movetime 50",
+        "300 nodes vs 0.05 s a move"),
+    "each its own": (
+        ("--engine-depth", 2, "--opponent-nodes", 500), r"go depth 2", r"go nodes 500",
+        "depth 2 vs 500 nodes"),
+    "shared move time, the engine's own clock": (
+        ("--movetime", 0.05, "--engine-tc", "5+0.1"), r"go [wb]time \d+ [wb]inc 100",
+        r"go movetime 50", "5+0.1 vs 0.05 s a move"),
+}
+
+
+@needs("stockfish")
+@pytest.mark.parametrize("case", sorted(SIDE_LIMITS))
+def test_each_side_plays_by_its_own_limit(tmp_path, case):
+    """--engine-*/--opponent-* replace the shared limit for that side only:
+    micro960 and Stockfish are sent different `go` commands, as the PGN says."""
+    options, engine_go, opponent_go, described = SIDE_LIMITS[case]
+    pgn = tmp_path / "games.pgn"
+    # The time margin is wide: this test is about what each side is asked
+    # for, not about delays of a loaded machine.
+    result = micro960_match("--opponent", "stockfish", *options, "--max-moves", 3,
+                            "--time-margin", 3, "--games", 2, "--seed", 2, "--pgn", pgn,
+                            "--debug")
+    games, score = check_match_output(result, pgn, 2)
+    engine_name, opponent_name = score.group(1, 2)
+    assert engine_name.startswith("micro960") and opponent_name.startswith("Stockfish")
+    goes = go_commands(result.stderr)
+    assert goes[engine_name] and goes[opponent_name], result.stderr
+    assert all(re.fullmatch(engine_go, go) for go in goes[engine_name]), goes
+    assert all(re.fullmatch(opponent_go, go) for go in goes[opponent_name]), goes
+    assert result.stdout.splitlines()[0].startswith(
+        "%s vs %s: 2 games, %s, seed 2" % (engine_name, opponent_name, described))
+    engine_limit, opponent_limit = described.split(" vs ")
+    for game in games:
+        headers = game.headers
+        assert headers["Event"] == "micro960 match, %s (%s) vs %s (%s)" % (
+            engine_name, engine_limit, opponent_name, opponent_limit)
+        by_colour = {headers["White"]: headers["WhiteLimit"],
+                     headers["Black"]: headers["BlackLimit"]}
+        assert by_colour == {engine_name: engine_limit, opponent_name: opponent_limit}
+        # Limits that differ have no common PGN time control; nodes and depth no clock.
+        assert headers["TimeControl"] == ("-" if "nodes" in opponent_limit else "?")
+        game.time_control()  # python-chess reads the tag
+
+
+@needs("stockfish")
+def test_a_shared_move_time_is_sent_to_both_sides(tmp_path):
+    pgn = tmp_path / "games.pgn"
+    result = micro960_match("--engine", "stockfish", "--opponent", "stockfish",
+                            "--movetime", 0.05, "--max-moves", 3, "--time-margin", 3,
+                            "--games", 2, "--seed", 4, "--pgn", pgn, "--debug")
+    games, _ = check_match_output(result, pgn, 2)
+    assert ", 0.05 s a move, seed 4," in result.stdout.splitlines()[0]
+    goes = [go for lines in go_commands(result.stderr).values() for go in lines]
+    assert len(goes) == 12 and set(goes) == {"go movetime 50"}, result.stdout
+    for game in games:
+        assert game.headers["Event"] == "micro960 match, 0.05 s a move"
+        assert game.headers["TimeControl"] == "?"  # PGN has no form for a time a move
+        assert "WhiteLimit" not in game.headers and "BlackLimit" not in game.headers
+
+
+@needs("stockfish")
+def test_shared_limits_name_no_side(tmp_path):
+    """The shared --nodes with --depth: both sides get both, as before."""
+    pgn = tmp_path / "games.pgn"
+    result = micro960_match("--engine", "stockfish", "--opponent", "stockfish", "--nodes", 300,
+                            "--depth", 3, "--max-moves", 2, "--games", 2, "--seed", 4,
+                            "--pgn", pgn, "--debug")
+    games, _ = check_match_output(result, pgn, 2)
+    goes = [go for lines in go_commands(result.stderr).values() for go in lines]
+    assert len(goes) == 8 and set(goes) == {"go depth 3 nodes 300"}, goes
+    for game in games:
+        assert game.headers["Event"] == "micro960 match, 300 nodes, depth 3"
+        assert game.headers["TimeControl"] == "-"
+        assert "WhiteLimit" not in game.headers
+
+
 @needs("stockfish", "polyglot")
 def test_xboard_opponent(tmp_path):
     # Debian's fairymax cannot play Chess960 (no setboard, no fischerandom);
@@ -300,6 +400,20 @@ def test_a_slow_engine_loses_on_time(tmp_path, fake):
     assert all(game.headers["Termination"] == "time forfeit" for game in games)
 
 
+def test_a_move_over_its_move_time_loses_on_time(tmp_path, fake):
+    """A time a move is a limit too: a move taking longer than it and
+    --time-margin loses; the other side, limited by nodes, may take its time."""
+    pgn = tmp_path / "games.pgn"
+    result = micro960_match("--engine", fake("--sleep", 0.3), "--opponent", fake("--sleep", 0.3),
+                            "--engine-nodes", 1, "--opponent-movetime", 0.1,
+                            "--time-margin", 0.1, "--games", 2, "--pgn", pgn)
+    games, score = check_match_output(result, pgn, 2)
+    assert score.group(3, 4, 5) == ("2", "0", "0")
+    for game in games:
+        assert game.headers["Termination"] == "time forfeit"
+        assert "no move in 0.20 s" in (game.end().comment or game.comment)
+
+
 def test_an_illegal_move_loses(tmp_path, fake):
     pgn = tmp_path / "games.pgn"
     result = micro960_match("--engine", fake("--illegal"), "--opponent", fake(),
@@ -363,6 +477,27 @@ def test_usage_errors():
     for wait in ("0", "-1", "inf", "soon"):
         bad_wait = micro960_match("--opponent", "y", "--depth", 1, "--start-timeout", wait)
         assert bad_wait.returncode == 2 and "seconds above 0" in bad_wait.stderr, wait
+    for options, message in (
+            (("--engine-nodes", 5), "the opponent has no limit: give it --opponent-tc, "),
+            (("--opponent-movetime", 1), "the engine has no limit: give it --engine-tc, "),
+            (("--engine-nodes", 5, "--engine-movetime", 1, "--opponent-depth", 2),
+             "--engine-movetime and --engine-nodes cannot go together"),
+            (("--opponent-tc", "2+1", "--opponent-nodes", 5, "--depth", 2),
+             "--opponent-tc and --opponent-nodes cannot go together"),
+            (("--tc", "2+1", "--nodes", 5), "--tc and --nodes cannot go together"),
+            (("--nodes", 5, "--engine-depth", 1, "--opponent-movetime", 1),
+             "--nodes applies to neither side: both have their own limits"),
+            (("--engine-movetime", 0, "--nodes", 5), "--engine-movetime: expected a number of "
+                                                     "seconds above 0, not '0'"),
+            (("--movetime", "inf"), "--movetime: expected a number of seconds above 0"),
+            (("--opponent-nodes", -3, "--nodes", 5), "--opponent-nodes: expected a whole "
+                                                     "number of at least 1"),
+            (("--engine-depth", "deep", "--nodes", 5), "--engine-depth: expected a whole number"),
+            (("--engine-tc", "fast", "--nodes", 5), "--engine-tc: a time control is BASE+INC")):
+        bad = micro960_match("--engine", "x", "--opponent", "y", *options)
+        last = bad.stderr.splitlines()[-1] if bad.stderr else ""
+        assert bad.returncode == 2 and message in last, (options, bad.stderr)
+        assert "Traceback" not in bad.stderr
     help_text = subprocess.run([sys.executable, "-m", "host_tools", "match", "--help"],
                                cwd=REPO, capture_output=True, text=True)
     assert help_text.returncode == 0 and help_text.stdout.startswith("usage: micro960 match")
@@ -416,3 +551,37 @@ def test_endings():
     lone = chess.Board("8/8/8/4k3/8/8/8/QK6 w - - 0 1", chess960=True)
     assert match.forfeit(lone, chess.WHITE, "time forfeit", "White loses on time")[0] == "1/2-1/2"
     assert match.forfeit(lone, chess.BLACK, "time forfeit", "Black loses on time")[0] == "1-0"
+
+
+def test_each_side_gets_its_own_limit_or_the_shared_one():
+    def settings(*argv):
+        args = match.build_parser().parse_args(["--opponent", "y"] + [str(a) for a in argv])
+        return match.Settings.from_args(args)
+
+    mixed = settings("--opponent-movetime", 1, "--engine-depth", 9)
+    engine, opponent = mixed.limits["engine"], mixed.limits["opponent"]
+    assert (engine.nodes, engine.depth, engine.movetime) == (None, 9, None)
+    assert (opponent.nodes, opponent.depth, opponent.movetime) == (None, None, 1.0)
+    assert not mixed.shared and mixed.describe() == "depth 9 vs 1 s a move"
+    assert mixed.describe("A", "B") == "A (depth 9) vs B (1 s a move)"
+    assert mixed.time_control_tag() == "?"
+    # A side's own limit replaces the shared one for that side only, all of it.
+    opponent_only = settings("--nodes", 16000, "--depth", 12, "--opponent-movetime", 1)
+    assert opponent_only.limits["engine"].describe() == "16000 nodes, depth 12"
+    assert opponent_only.limits["opponent"].describe() == "1 s a move"
+    shared = settings("--tc", "2+0.1", "--depth", 5)
+    assert shared.shared and shared.describe("A", "B") == "2+0.1, depth 5"
+    assert shared.time_control_tag() == "2+0.1"
+    odds = settings("--engine-tc", "10+0.1", "--opponent-tc", "5+0.1")
+    assert odds.describe() == "10+0.1 vs 5+0.1" and odds.time_control_tag() == "?"
+    assert settings("--engine-nodes", 5, "--opponent-depth", 3).time_control_tag() == "-"
+    # The margins: 0.05 s over a clock, 1 s over a time a move; --time-margin sets both.
+    assert (shared.time_margin, shared.movetime_margin) == (0.05, 1.0)
+    tight = settings("--movetime", 1, "--time-margin", 0.2)
+    assert (tight.time_margin, tight.movetime_margin) == (0.2, 0.2)
+    # What each side's engine is sent.
+    clocks = {chess.WHITE: 9.5, chess.BLACK: None}
+    increments = {chess.WHITE: 0.1, chess.BLACK: None}
+    assert odds.limits["engine"].for_move(clocks, increments, 1) == chess.engine.Limit(
+        white_clock=9.5, white_inc=0.1, clock_id=1)
+    assert opponent.for_move(clocks, increments, 1) == chess.engine.Limit(time=1.0)
