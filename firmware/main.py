@@ -8,18 +8,18 @@ flash`; defaults without it) and starts the mode it names:
   answers it instead, with no menu in between. A `uci` line in the middle of a game (micro960 bridge
   taking over the port) switches to UCI too; the game is saved already.
 - "uci": the UCI engine at once.
-- "eboard": the sensor board (micro960/sensorboard.py); the console when the
+- "eboard": the sensor board (micro960/eboard/sensorboard.py); the console when the
   board has no sensors or they do not answer.
 """
 from micro960.lines import StdinLines
 
 
 def main():
-    from micro960 import board
+    from micro960.device import board
     config = board.load()
     lines = StdinLines()  # CR, LF or CR LF end a line, as terminals and GUIs send them
     if config.MODE == "eboard":
-        from micro960.sensorboard import main as sensorboard
+        from micro960.eboard.sensorboard import main as sensorboard
         if sensorboard(config, lines):  # False: no sensor board here; the console instead
             return None
     mode, name, echo, hash_kb = config.MODE, config.NAME, config.ECHO, config.HASH_KB
@@ -39,16 +39,16 @@ def main():
 
 
 def forget_board():
-    """Unload the board configuration (micro960/board.py and /board.py), so
+    """Unload the board configuration (micro960/device/board.py and /board.py), so
     the heap they took is free for the engine."""
     import sys
     from micro960.compat import release
-    release("board")
+    release("device.board")
     sys.modules.pop("board", None)
 
 
 def uci(lines, first, hash_kb):
-    from micro960.uci import Uci
+    from micro960.text.uci import Uci
     lines.hand_over_long_lines()  # a long game's position line is read in place
     engine = Uci(lines, hash_kb=hash_kb)
     if first is not None:
@@ -57,16 +57,16 @@ def uci(lines, first, hash_kb):
 
 
 def xboard(lines, hash_kb):
-    from micro960.xboard import XBoard
+    from micro960.text.xboard import XBoard
     XBoard(lines, hash_kb=hash_kb).loop()
 
 
 def console(lines, first, hash_kb):
-    from micro960.console import Console
+    from micro960.text.console import Console
     game = Console(hash_kb=hash_kb)
     game.input = lines  # read while the engine thinks: move now, or refused
     print("micro960 - Chess960 for small machines. Type help for commands.")
-    from micro960.storage import GameStore, default_folder
+    from micro960.device.storage import GameStore, default_folder
     if game.resume(GameStore(default_folder())):
         game.show_board()
         game.reply()  # the engine may be to move

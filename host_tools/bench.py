@@ -18,8 +18,8 @@ PERFT_CASES = (
 MICROPYTHON_PERFT = """
 import sys, time
 sys.path.insert(0, %(build)r)
-from micro960 import movegen
-from micro960.position import Position
+from micro960.rules import movegen
+from micro960.rules.position import Position
 buf = movegen.move_buffer(movegen.MAX_MOVES * 8)
 for fen, depth in %(cases)r:
     pos = Position(fen)
@@ -62,8 +62,8 @@ def perft_cpython(repeat):
     firmware = str(runtime.FIRMWARE)
     if firmware not in sys.path:
         sys.path.insert(0, firmware)
-    from micro960 import movegen
-    from micro960.position import Position
+    from micro960.rules import movegen
+    from micro960.rules.position import Position
     buf = movegen.move_buffer(movegen.MAX_MOVES * 8)
     rows = []
     for _, fen, depth, _ in PERFT_CASES:

@@ -15,7 +15,7 @@
     micro960 bridge [--port P] [--wait SECONDS] [--timeout SECONDS]
 
 play, perft, startpos and replay are the firmware's own text commands
-(firmware/micro960/commands.py): this file only picks the runtime and passes
+(firmware/micro960/text/commands.py): this file only picks the runtime and passes
 every other argument through, so both runtimes parse and answer alike.
 `--runtime cpython` runs them in this process; `--runtime micropython` runs
 the same code, compiled to .mpy, on the MicroPython unix port with a heap of
@@ -62,7 +62,7 @@ def build_parser():
         allow_abbrev=False)
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for name, (summary, default_runtime, default_heap, usage) in FIRMWARE_COMMANDS.items():
-        # play's own --help (firmware/micro960/play.py) lists its every option.
+        # play's own --help (firmware/micro960/text/play.py) lists its every option.
         sub = commands.add_parser(
             name, help=summary, allow_abbrev=False, add_help=name != "play",
             usage="micro960 %s [--runtime cpython|micropython] [--heap SIZE] %s" % (name, usage),
@@ -141,13 +141,13 @@ def main(argv=None):
 
 
 def run_firmware_command(argv, runtime_name, heap):
-    """micro960.commands.main(argv) on the chosen runtime; its exit code."""
+    """micro960.text.commands.main(argv) on the chosen runtime; its exit code."""
     if runtime_name == "micropython":
         return runtime.run_commands(argv, heap=heap)
     firmware = str(runtime.FIRMWARE)
     if firmware not in sys.path:
         sys.path.insert(0, firmware)
-    from micro960 import commands
+    from micro960.text import commands
     return commands.main(argv)
 
 

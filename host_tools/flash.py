@@ -19,7 +19,7 @@ Otherwise the Pico is found through mpremote (USB vendor id 2e8a, or
 built for it under build/flash/, only the files whose SHA-256 differs from
 the device's are copied, stray files in /lib/micro960 and its folders are
 removed (a board flashed with an older layout keeps no stale module), and the
-self-test (firmware/micro960/selftest.py) runs on the device.
+self-test (firmware/micro960/device/selftest.py) runs on the device.
 
 Every device step goes through the `mpremote` command line (the one in this
 venv, or the program named by the MICRO960_MPREMOTE environment variable).
@@ -132,7 +132,7 @@ for d in ('lib', %(lib)r) + %(folders)r:
         pass
 """
 
-SELFTEST = "from micro960 import selftest\nselftest.run()\n"
+SELFTEST = "from micro960.device import selftest\nselftest.run()\n"
 
 
 class FlashError(Exception):
@@ -156,7 +156,7 @@ def board_config(name):
     firmware = str(runtime.FIRMWARE)
     if firmware not in sys.path:
         sys.path.insert(0, firmware)
-    from micro960.board import Config
+    from micro960.device.board import Config
     try:
         return Config(types.SimpleNamespace(**runpy.run_path(str(path))))
     except ValueError as e:
@@ -178,7 +178,7 @@ def board_for_machine(machine):
 # Modules a board never loads, by their place in the package: CPython's
 # stand-ins, the PC's threaded input, the sensor-board simulator and
 # `micro960 play`'s command line.
-PC_ONLY = ("cpython", "threadedlines", "eboard_sim", "play")
+PC_ONLY = ("cpython", "threadedlines", "eboard/sim", "text/play")
 
 
 def module_path(source):

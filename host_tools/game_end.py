@@ -39,8 +39,8 @@ WAYS = {"no clock": (False, False), "resumed on a clock": (True, True)}
 
 END_OF_GAME = """
 import gc
-from micro960 import storage
-from micro960.console import Console
+from micro960.device import storage
+from micro960.text.console import Console
 low = [0]
 watching = [False]
 said = []

@@ -4,7 +4,7 @@ The firmware runs on stock MicroPython on rp2040js (host_tools/emulator.py),
 and every time is `time.ticks_ms()` on the emulated 125 MHz clock, not this
 machine's. It prints:
 
-- the search benchmark (micro960/bench.py at --depth): nodes, nodes/s, the
+- the search benchmark (micro960/engine/bench.py at --depth): nodes, nodes/s, the
   peak heap and the deepest C stack, with the node signature `bench` gives;
 - perft from the start position to depth 4: leaves/s;
 - how long `go movetime N` takes from the go line to `bestmove`;
@@ -26,18 +26,25 @@ from . import emulator, game_end
 
 # Each mode as main.py starts it, and where its search is; %s is the table's
 # size in KB (None: sized from the free heap, tt.default_kb()).
-MODES = (("uci", "from micro960.uci import Uci\nengine = Uci(None, hash_kb=%s)\nsearch = engine.search"),
-         ("console", "from micro960.console import Console\nengine = Console(hash_kb=%s)\n"
+MODES = (("uci", "from micro960.text.uci import Uci\nengine = Uci(None, hash_kb=%s)\nsearch = engine.search"),
+         ("console", "from micro960.text.console import Console\nengine = Console(hash_kb=%s)\n"
                      "search = engine.engine"),
-         ("xboard", "from micro960.xboard import XBoard\nengine = XBoard(None, hash_kb=%s)\n"
+         ("xboard", "from micro960.text.xboard import XBoard\nengine = XBoard(None, hash_kb=%s)\n"
                     "search = engine.search"),
          # The sensor board as main.py runs it (matrix sensors, WS2812 LEDs, a
          # saved game), on a 15+10 clock and pondering, without the timer.
-         ("sensor board", "import micro960.sensorboard, micro960.sensor_matrix, "
-                          "micro960.led_ws2812, micro960.storage, micro960.eboard_ponder\n"
-                          "from micro960.eboard_game import EBoardGame\n"
+         ("sensor board", "import micro960.eboard.sensorboard, micro960.device.sensor_matrix, "
+                          "micro960.device.led_ws2812, micro960.device.storage, micro960.eboard.pondering\n"
+                          "from micro960.eboard.game import EBoardGame\n"
                           "engine = EBoardGame(number=518, hash_kb=%s, clock='15+10', "
                           "ponder=True, out=lambda text: None)\nsearch = engine.search"))
+# The free heap, printed after a collection: `FREE_HEAP % "more, to print"`.
+# MicroPython's collector is conservative: a stale word on the C stack, left by
+# what ran before, keeps the block it points to alive, a KB or so that comes and
+# goes with any change of code. Deep calls overwrite the stack first, so the
+# figure is what the program really holds.
+FREE_HEAP = ("import gc; scrub = lambda n: n and scrub(n - 1); scrub(12); gc.collect(); "
+             "print('free', gc.mem_free(), %s)")
 MOVETIMES = (100, 500, 1000, 2000)
 # What the console's table buys: its engine thinks TABLE_MS on each of these
 # middlegames, with a 16 KB table and with the default one (sized from the heap).
@@ -45,9 +52,9 @@ TABLE_MS = 10000
 TABLE_FENS = ("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
               "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10")
 TABLE_SEARCH = """
-from micro960.console import Console
-from micro960.game import Game
-from micro960.search import Limits
+from micro960.text.console import Console
+from micro960.rules.game import Game
+from micro960.engine.search import Limits
 console = Console(hash_kb=%s)
 engine = console.engine
 for fen in %r:
@@ -61,7 +68,7 @@ for fen in %r:
 # searched and answered on the device's clock.
 TIMED_GO = """
 import time
-from micro960.uci import Uci
+from micro960.text.uci import Uci
 class Lines:
     limit = 2000
     def poll(self): return None
@@ -80,10 +87,10 @@ for ms in %r:
 # wires to a board with the 32 pieces of a start position.
 SCAN = """
 import time
-from micro960 import board
-from micro960.debounce import scans_for
-from micro960.scanner import Scanner
-from micro960.sensor_matrix import MatrixSensor
+from micro960.device import board
+from micro960.eboard.debounce import scans_for
+from micro960.eboard.scanner import Scanner
+from micro960.device.sensor_matrix import MatrixSensor
 config = board.load()
 sensor = MatrixSensor(config)
 scanner = Scanner(sensor, scans_for(config.DEBOUNCE_MS, config.SCAN_PERIOD_MS))
@@ -142,10 +149,10 @@ def run(depth=5, perft_depth=4, movetimes=MOVETIMES, table_ms=TABLE_MS, out=prin
         "The emulator has no flash-cache stalls, so a real Pico is somewhat slower.")
     with emulator.EmulatedPico() as pico:
         at_prompt(pico)
-        for line in run_code(pico, "from micro960 import bench\nbench.run(%d)" % depth):
+        for line in run_code(pico, "from micro960.engine import bench\nbench.run(%d)" % depth):
             if line.startswith(("position", "total")):
                 out("search " + line)
-        perft = ("from micro960 import movegen, position, compat\n"
+        perft = ("from micro960.rules import movegen, position; from micro960 import compat\n"
                  "pos = position.Position()\nbuf = movegen.move_buffer(256 * 5)\n"
                  "start = compat.ticks_ms()\nn = movegen.perft(pos, %d, buf)\n"
                  "ms = compat.ticks_diff(compat.ticks_ms(), start)\n"
@@ -163,8 +170,7 @@ def run(depth=5, perft_depth=4, movetimes=MOVETIMES, table_ms=TABLE_MS, out=prin
         for table in (16, None):
             with emulator.EmulatedPico() as pico:
                 at_prompt(pico)
-                said = run_code(pico, code % table + "\nimport gc\ngc.collect()\n"
-                                "print('free', gc.mem_free(), search.tt.kb)")
+                said = run_code(pico, code % table + "\n" + FREE_HEAP % "search.tt.kb")
                 free, kb = [line for line in said if line.startswith("free ")][-1].split()[1:]
                 out("free heap with the %s loaded and a%s %s KB table: %s bytes"
                     % (mode, "" if table else " default", kb, free))

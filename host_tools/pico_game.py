@@ -1,6 +1,6 @@
 """`micro960 bench --pico-game`: a whole console game on the emulated Pico.
 
-The console (micro960/console.py, as main.py starts it) gets a game of
+The console (micro960/text/console.py, as main.py starts it) gets a game of
 `plies` moves typed as a person types them, two players, the engine asked
 for a `hint` (a search of `time` seconds) every fourth ply; after every move
 the free heap is sampled (`gc.collect()`, then `gc.mem_free()`). The moves
@@ -16,7 +16,7 @@ from .pico_bench import at_prompt, run_code
 
 GAME = """
 import gc
-from micro960.console import Console
+from micro960.text.console import Console
 said = []
 console = Console(out=said.append)
 for line in ("both", "new %d", "time %s"):

@@ -57,9 +57,9 @@ def play_game(sp, pondering, stockfish, person_nodes, own_nodes, moves=MOVES):
     """One game; [(nodes, hit)] for each engine move."""
     if str(runtime.FIRMWARE) not in sys.path:
         sys.path.insert(0, str(runtime.FIRMWARE))
-    from micro960.console import Console
-    from micro960.pondering import ponder
-    from micro960.search import Limits
+    from micro960.text.console import Console
+    from micro960.text.pondering import ponder
+    from micro960.engine.search import Limits
     console = Console("chess960", sp, engine_side=16, hash_kb=16, out=lambda text: None)
     console.limits = Limits(nodes=own_nodes)
     console.pondering = pondering

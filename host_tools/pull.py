@@ -15,7 +15,7 @@ import sys
 
 from . import runtime
 
-# The board keeps its games in the root of its flash (micro960.storage,
+# The board keeps its games in the root of its flash (micro960.device.storage,
 # default_folder() and ARCHIVE).
 BOARD_FILE = "games.pgn"
 

@@ -13,7 +13,7 @@ and file names), so the move waits for that room.
 In the git checkout CHECKOUT (its working tree; no commit is made) it
 
 1. `git mv`s each module of firmware/micro960/ to its place in MODULES
-   (micro960/eboard_game.py -> micro960/eboard/game.py): five sub-packages,
+   (micro960/eboard/game.py -> micro960/eboard/game.py): five sub-packages,
    the issue's five concerns (rules, engine, text front ends, sensor board,
    device with its drivers), as folders without __init__.py (see PACKAGES);
    compat.py and cpython.py, which every module imports, stay at the top;
@@ -23,7 +23,7 @@ In the git checkout CHECKOUT (its working tree; no commit is made) it
 3. rewrites every reference to a moved module in firmware/, boards/,
    host_tools/, tests/, the README and the Makefile, in the forms the project
    writes: `from .x import a` and `from . import x` (made absolute: `from
-   micro960.rules.fen import parse`, see ABSOLUTE), `from micro960 import x`
+   micro960.rules.variants.fen import parse`, see ABSOLUTE), `from micro960 import x`
    (in code, and in code run on a board as a string, where statements are
    joined by "; "), `from micro960.x import a`, `import micro960.x`,
    micro960.x anywhere (sys.modules keys, strings), the names
@@ -123,13 +123,15 @@ MODULES = [
     ("console", "text/console", "the text game: board, moves, the engine's replies"),
     ("console_commands", "text/console_commands", "commands typed now and then (loaded when typed)"),
     ("console_help", "text/console_help", "the help text (loaded when asked for)"),
+    ("console_resume", "text/console_resume", "a saved game taken up at start (loaded for it)"),
     ("console_setup", "text/console_setup", "the set-up phase at the console (loaded for it)"),
     ("pondering", "text/pondering", "the console thinking on the person's time"),
     ("play", "text/play", "micro960 play's command line (a PC's; a board starts the console)"),
     ("uci", "text/uci", "the UCI engine"),
     ("xboard", "text/xboard", "the XBoard engine"),
-    ("lines", "text/lines", "line input: terminals and GUIs, edited lines, polling"),
-    ("threadedlines", "text/threadedlines", "a PC's line input read by a thread"),
+    ("lines", "lines", "the serial line every mode reads: terminals and GUIs, edited lines, "
+                       "polling"),
+    ("threadedlines", "threadedlines", "a PC's line input read by a thread"),
     ("commands", "text/commands", "the firmware's command line: perft, startpos, "
                                            "replay, play, uci, ... on both runtimes"),
 ]
@@ -147,8 +149,7 @@ TESTS = {
     "test_eboard": "eboard", "test_eboard_clock": "eboard", "test_eboard_ponder": "eboard",
     "test_display": "eboard",
     "test_console": "text", "test_console_clock": "text", "test_console_input": "text",
-    "test_console_ponder": "text", "test_console_rules": "text",
-    "test_lines": "text",
+    "test_console_ponder": "text", "test_console_rules": "text", "test_console_saved": "text",
 }
 HELPERS = ("support", "console_driver", "fake_hardware", "power_cut")
 
@@ -220,7 +221,7 @@ def relative(my_package, new):
 
 
 # The firmware imports its modules by their full names (from
-# micro960.rules.game import Game), not relative ones (from ..rules.game):
+# micro960.rules.variants.game import Game), not relative ones (from ..rules.game):
 # on a board the import's name is then the very string of the module's name,
 # where a relative one is one string more (about 100 bytes of heap with the
 # console loaded, measured on the emulated Pico).
@@ -233,7 +234,7 @@ def module_spec(package, leaf):
 
 
 def absolute(new):
-    """('micro960.rules', 'fen') for rules/fen; ('micro960', 'compat') for compat."""
+    """('micro960.rules.variants', 'fen') for rules/fen; ('micro960', 'compat') for compat."""
     package, _, leaf = new.rpartition("/")
     return ("micro960." + package.replace("/", ".")) if package else "micro960", leaf
 
@@ -301,7 +302,7 @@ def rewrite_absolute(text):
         return indent + statements(groups, "\n" + indent) + ("  " + comment if comment else "")
 
     # micro960.x first: what the `from micro960 import` forms below write
-    # (micro960.rules) may be an old module's name too.
+    # (micro960.rules.variants) may be an old module's name too.
     moved = "|".join(sorted((old for old in OLD if OLD[old] != old), key=len, reverse=True))
     text = re.sub(r"\bmicro960\.(%s)\b(?![\w/])" % moved,
                   lambda m: "micro960." + OLD[m.group(1)].replace("/", "."), text)
@@ -312,7 +313,7 @@ def rewrite_absolute(text):
                   lambda m: statements(split_names(m.group(1), absolute, "micro960"), "; "), text)
     text = re.sub(r"\btests/firmware/(test_\w+)\.py\b", lambda m: "tests/firmware/%s/%s.py" % (
         TESTS[m.group(1)], m.group(1)) if m.group(1) in TESTS else m.group(0), text)
-    # Path("...") / "micro960" / "tt.mpy"
+    # Path("...") / "micro960" / "engine" / "tt.mpy"
     return re.sub(r"([\"'])micro960\1 / ([\"'])(%s)\.(py|mpy)\2" % moved,
                   lambda m: "%smicro960%s / %s / %s" % (
                       m.group(1), m.group(1),
@@ -321,7 +322,7 @@ def rewrite_absolute(text):
 
 
 def rewrite_loader_names(text):
-    """compat.load("fen"), release("console_commands", ...): the new dotted names."""
+    """compat.load("rules.fen"), release("text.console_commands", ...): the new dotted names."""
     def names(match):
         return re.sub(r"([\"'])(\w+)\1", lambda m: m.group(1) + OLD.get(
             m.group(2), m.group(2)).replace("/", ".") + m.group(1), match.group(0))
@@ -344,7 +345,7 @@ def rewrite_slash_names(text, line_pattern):
 
 
 def rewrite_file_names(text, where, report):
-    """`fen.py` in prose -> `rules/fen.py` (not micro960/fen.py: done already)."""
+    """`fen.py` in prose -> `rules/fen.py` (not micro960/rules/fen.py: done already)."""
     def name(match):
         old = match.group(2)
         if old not in OLD or OLD[old] == old:
@@ -364,7 +365,7 @@ def rewrite_file(path, checkout, report):
     old = old_module_of(path, checkout)
     if rel in LAYOUT_AWARE:
         return False
-    # micro960.x first, then the relative imports (which write micro960.rules...
+    # micro960.x first, then the relative imports (which write micro960.rules.variants...
     # that must not be read as the old module rules).
     text = rewrite_absolute(text)
     if old is not None:

@@ -22,13 +22,13 @@ BUILD = REPO / "build"
 FIRMWARE_MPY = BUILD / "mpy"  # holds micro960/*.mpy
 TESTS_MPY = BUILD / "mpy-tests"
 
-# Runs micro960.commands.main on the command line's arguments. MicroPython
+# Runs micro960.text.commands.main on the command line's arguments. MicroPython
 # (like CPython) puts "-c" in sys.argv[0] and the arguments after it.
 COMMANDS_BOOT = (
     "import sys\n"
     "sys.path.insert(0, %r)\n"
     "try:\n"
-    "    from micro960 import commands\n"
+    "    from micro960.text import commands\n"
     "except MemoryError:\n"
     "    sys.stderr.write('error: the firmware does not fit in this heap; try a bigger --heap\\n')\n"
     "    sys.exit(1)\n"
@@ -40,7 +40,7 @@ UCI_BOOT = (
     "import sys\n"
     "sys.path.insert(0, %r)\n"
     "try:\n"
-    "    from micro960.uci import main\n"
+    "    from micro960.text.uci import main\n"
     "except MemoryError:\n"
     "    sys.stderr.write('error: the firmware does not fit in this heap; try a bigger --heap\\n')\n"
     "    sys.exit(1)\n"
@@ -175,7 +175,7 @@ def run_micropython(code_or_args, heap="64K", input=None, capture=True, env=None
 
 
 def run_commands(argv, heap="64K"):
-    """micro960.commands.main(argv) on MicroPython, sharing our stdin/stdout; the exit code."""
+    """micro960.text.commands.main(argv) on MicroPython, sharing our stdin/stdout; the exit code."""
     build = build_firmware()
     argv = list(argv)
     code = (UCI_BOOT if argv == ["uci"] else COMMANDS_BOOT) % str(build)

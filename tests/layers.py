@@ -16,7 +16,8 @@ loader that does that is compat.
 
 The layers, lowest first (a module may import the layers ALLOWED says):
 
-    runtime   the package itself, compat and cpython: the runtime shim
+    runtime   the package's top: compat and cpython (the runtime shim) and
+              lines, threadedlines (the serial line every mode reads)
     drivers   sensors, LEDs, the OLED (no chess: the runtime only)
     rules     the board, FEN, moves, start positions, rule sets, notation,
               PGN, a game and its history
@@ -24,8 +25,7 @@ The layers, lowest first (a module may import the layers ALLOWED says):
     device    board settings, the chess clock, saved games, the self-test
     eboard    the sensor board: events to moves, its game, pondering,
               set-up, scanning, debouncing, display, simulator
-    text      the console and its commands, UCI, XBoard, line input, the
-              command line
+    text      the console and its commands, UCI, XBoard, the command line
 
 A module's layer is its sub-package's (micro960.rules.fen is in `rules`,
 micro960.console.help in `text`), but a driver's is `drivers` in the
@@ -53,7 +53,7 @@ ALLOWED = {
 }
 # The flat layout's modules by layer (a sub-package's name is its layer).
 FLAT = {
-    "runtime": "compat cpython",
+    "runtime": "compat cpython lines threadedlines",
     "drivers": "sensor_matrix sensor_mcp23017 sensor_shift165 led_shift595 led_ws2812 "
                "ssd1306 occupancy",
     "rules": "position fen movegen startpos rules setup notation ucimove pgn replay history game",
@@ -61,8 +61,8 @@ FLAT = {
     "device": "board clock storage selftest",
     "eboard": "eboard eboard_game eboard_ponder eboard_setup eboard_sim sensorboard "
               "scanner debounce display",
-    "text": "console console_commands console_help console_setup console_resume pondering lines "
-            "threadedlines uci xboard commands play",
+    "text": "console console_commands console_help console_setup console_resume pondering uci "
+            "xboard commands play",
 }
 # Sub-packages whose layer has another name.
 PACKAGE_LAYER = {"console": "text", "protocols": "text"}

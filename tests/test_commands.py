@@ -12,7 +12,7 @@ import chess
 import pytest
 
 from host_tools.bench import chess_perft
-from micro960 import commands
+from micro960.text import commands
 
 REPO = Path(__file__).resolve().parent.parent
 RUNTIMES = ("cpython", "micropython")

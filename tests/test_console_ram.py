@@ -26,12 +26,12 @@ import sys
 sys.path.insert(0, %(build)r)
 gc.collect()
 at_start = gc.mem_free()
-from micro960 import board
+from micro960.device import board
 from micro960.lines import StdinLines
-from micro960.console import Console
-from micro960.notation import uci_text
-from micro960.search import Limits
-from micro960.storage import GameStore
+from micro960.text.console import Console
+from micro960.rules.notation import uci_text
+from micro960.engine.search import Limits
+from micro960.device.storage import GameStore
 
 low = [1 << 30, ""]
 shown = [0]

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from micro960.console import Console
-from micro960.search import Limits
-from micro960.storage import GameStore
+from micro960.text.console import Console
+from micro960.engine.search import Limits
+from micro960.device.storage import GameStore
 
 REPO = Path(__file__).resolve().parent.parent
 

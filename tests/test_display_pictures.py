@@ -22,10 +22,10 @@ SCRIPT = r'''
 import sys
 sys.path[:0] = [%(firmware)r, %(fakes)r]
 from fake_hardware import FakeMachine, FakeSSD1306
-from micro960.display import Display
-from micro960.clock import Clock
-from micro960.game import Game
-from micro960.ssd1306 import SSD1306
+from micro960.eboard.display import Display
+from micro960.device.clock import Clock
+from micro960.rules.game import Game
+from micro960.device.ssd1306 import SSD1306
 import binascii
 machine = FakeMachine()
 device = machine.i2c_devices[0x3C] = FakeSSD1306()

@@ -12,9 +12,9 @@ import random
 import chess
 import pytest
 
-from micro960.game import Game
-from micro960.notation import move_to, san, uci_text
-from micro960.search import MATE, MATE_BOUND, Limits, Search
+from micro960.rules.game import Game
+from micro960.rules.notation import move_to, san, uci_text
+from micro960.engine.search import MATE, MATE_BOUND, Limits, Search
 
 # Node budgets, several times what the engine needs for the positions below
 # (it searches roughly 20,000 nodes a second on CPython).

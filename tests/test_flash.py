@@ -83,7 +83,7 @@ def test_manifest_lists_every_file_with_its_hash(host_bundle):
 
 def test_selftest_passes_on_the_unix_port(host_bundle):
     code = ("import sys; sys.path[:0] = [%r]\n"
-            "from micro960 import selftest\n"
+            "from micro960.device import selftest\n"
             "summary = selftest.run()\n"
             "print(summary['passed'], summary['perft']['SP 0'], summary['depth'] > 0)\n"
             % str(host_bundle / "lib"))
@@ -96,7 +96,7 @@ def test_selftest_passes_on_the_unix_port(host_bundle):
 
 
 def test_selftest_reports_a_wrong_count(monkeypatch):
-    from micro960 import selftest
+    from micro960.device import selftest
     wrong = (("startpos", selftest.PERFT[0][1], 2, 401),)
     monkeypatch.setattr(selftest, "PERFT", wrong)
     monkeypatch.setattr(selftest, "_search", lambda seconds, summary, out: None)
@@ -175,7 +175,7 @@ def test_board_files_load_and_keep_their_pins_apart():
 
 
 def test_board_loader_defaults_and_checks():
-    from micro960.board import Config
+    from micro960.device.board import Config
 
     class Partial:
         MODE = "uci"
@@ -199,7 +199,7 @@ def test_board_from_the_machine_name():
 
 def test_package_json_lists_exactly_the_firmware_files():
     package = json.loads((REPO / "package.json").read_text())
-    from micro960 import VERSION
+    from micro960.compat import VERSION
     assert package["version"] == VERSION
     expected = [["micro960/%s.py" % flash.module_path(p),
                  "firmware/micro960/%s.py" % flash.module_path(p)]
@@ -323,12 +323,12 @@ def test_flash_copies_what_changed_and_runs_the_selftest(device, capsys):
     assert "  self-test passed" in out and "Done: micro960 starts in console mode" in out
 
     # The second time only a file that differs is copied, and a stray module goes.
-    (device / "lib" / "micro960" / "tt.mpy").write_bytes(b"an old build")
+    (device / "lib" / "micro960" / "engine" / "tt.mpy").write_bytes(b"an old build")
     (device / "lib" / "micro960" / "oldname.py").write_text("x = 1\n")
     assert flash.main(["--board", "host", "--port", "fake0"]) == 0
     out = capsys.readouterr().out
     assert copies(device) == ["fs cp -f"]
-    assert "[1/1] lib/micro960/tt.mpy" in out and "removed lib/micro960/oldname.py" in out
+    assert "[1/1] lib/micro960/engine/tt.mpy" in out and "removed lib/micro960/oldname.py" in out
     assert not (device / "lib" / "micro960" / "oldname.py").exists()
     assert "  self-test passed" in out
 
@@ -349,9 +349,9 @@ def test_flash_reports_a_port_it_cannot_open(device, capsys):
 
 def test_the_bundle_carries_only_what_a_board_loads():
     paths = flash.bundle_paths()
-    for module in ("cpython", "threadedlines", "eboard_sim", "play"):
+    for module in ("cpython", "threadedlines", "eboard/sim", "text/play"):
         assert "lib/micro960/%s.mpy" % module not in paths, module
-    for module in ("console", "uci", "xboard", "sensorboard", "selftest", "setup"):
+    for module in ("text/console", "text/uci", "text/xboard", "eboard/sensorboard", "device/selftest", "rules/setup"):
         assert "lib/micro960/%s.mpy" % module in paths, module
 
 

@@ -12,8 +12,8 @@ from hypothesis import given, strategies as st
 from fuzzing import (RULES, LineProcess, fuzz_settings, micropython_command, mutate,
                      random_game, tally)
 from host_tools.bench import chess_perft
-from micro960 import movegen
-from micro960.position import Position
+from micro960.rules import movegen
+from micro960.rules.position import Position
 
 @st.composite
 def fens(draw):

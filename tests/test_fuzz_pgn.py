@@ -14,7 +14,7 @@ import chess.pgn
 from hypothesis import given, strategies as st
 
 from fuzzing import fuzz_settings, micropython_command, random_game, tally
-from micro960.replay import replay_command
+from micro960.rules.replay import replay_command
 
 MUTATIONS = ("comment", "variation", "nag", "badmove", "result", "tag", "odd", "cut")
 ODD = "\x00\x01\x7f\xe9\u2658 {}()$;%.*?!0123456789-/OKQRBNabcdefgh"  # no line ends, no [ ]

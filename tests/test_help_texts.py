@@ -77,7 +77,7 @@ def test_every_option_of_a_host_tool_is_in_the_readme(name, parser):
 
 
 def test_the_readme_names_every_xboard_variant():
-    from micro960 import xboard
+    from micro960.text import xboard
     section = README[README.index("## The XBoard engine"):]
     section = section[:section.index("\n## ")]
     assert not [name for name in xboard.VARIANTS if "`%s`" % name not in section]

@@ -83,7 +83,7 @@ def test_generator_is_reproducible_from_its_seed(pipeline, tmp_path):
 
 
 def test_lrs_positions_stockfish_cannot_read_are_not_labelled(pipeline):
-    from micro960.game import Game
+    from micro960.rules.game import Game
     generate = pipeline["generate"]
     # White's king stands in check with Black to move: legal in LRS (Black
     # may take it), not in chess.

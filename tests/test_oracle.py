@@ -11,9 +11,9 @@ import random
 import chess
 import pytest
 
-from micro960.game import Game
-from micro960.notation import parse_move, san, uci_text
-from micro960.position import Position
+from micro960.rules.game import Game
+from micro960.rules.notation import parse_move, san, uci_text
+from micro960.rules.position import Position
 
 RULE_SETS = ("chess960", "classical", "double960", "shuffle", "transcendental")
 
@@ -36,8 +36,8 @@ def playout(rules, seed, plies=160):
 
 
 def rules_start_fen(rules, rng):
-    from micro960.rules import Rules
-    from micro960.startpos import setup_fen
+    from micro960.rules.variants import Rules
+    from micro960.rules.startpos import setup_fen
     r = Rules(rules)
     if r.two_ranks:
         return setup_fen(r, rng.randrange(r.setups), rng.randrange(r.setups))
@@ -49,7 +49,7 @@ def rules_start_fen(rules, rng):
 
 
 def _to(move):
-    from micro960.notation import move_to
+    from micro960.rules.notation import move_to
     return move_to(move)
 
 

@@ -49,7 +49,7 @@ def free_heap(pico):
 
 
 def test_the_self_test_passes_on_the_device(pico):
-    said = repl(pico, "from micro960 import selftest; selftest.run()")
+    said = repl(pico, "from micro960.device import selftest; selftest.run()")
     assert "self-test passed" in said, said
     assert any(line.startswith("perft startpos depth 3: 8902 ok") for line in said), said
 
@@ -108,14 +108,14 @@ def test_xboard_on_the_device(pico):
 
 
 @pytest.mark.parametrize("mode, code", (
-    ("uci", "from micro960.uci import Uci; search = Uci(None).search"),
-    ("console", "from micro960.console import Console; search = Console().engine"),
-    ("xboard", "from micro960.xboard import XBoard; search = XBoard(None).search")))
+    ("uci", "from micro960.text.uci import Uci; search = Uci(None).search"),
+    ("console", "from micro960.text.console import Console; search = Console().engine"),
+    ("xboard", "from micro960.text.xboard import XBoard; search = XBoard(None).search")))
 def test_free_heap_with_each_mode_loaded(pico, capsys, mode, code):
     """What each mode leaves free of the device's heap, as main.py starts it
     on a fresh board (printed, for the notes): its default table is sized
     from the heap, bigger than the 16 KB it had, and leaves the game room."""
-    from micro960.tt import GAME_KB
+    from micro960.engine.tt import GAME_KB
     said = repl(pico, code + "; import gc; gc.collect(); print('free', gc.mem_free(), search.tt.kb)")
     free, kb = map(int, [line for line in said if line.startswith("free ")][-1].split()[1:])
     with capsys.disabled():
@@ -132,8 +132,9 @@ CONSOLE_FREE_BYTES = 124000
 
 
 def test_the_console_with_a_16_kb_table_leaves_its_heap_free(pico, capsys):
-    said = repl(pico, "from micro960.console import Console; engine = Console(hash_kb=16); "
-                      "import gc; gc.collect(); print('free', gc.mem_free(), engine.engine.tt.kb)")
+    from host_tools.pico_bench import FREE_HEAP
+    said = repl(pico, "from micro960.text.console import Console; engine = Console(hash_kb=16); "
+                + FREE_HEAP % "engine.engine.tt.kb")
     free, kb = map(int, [line for line in said if line.startswith("free ")][-1].split()[1:])
     with capsys.disabled():
         print("\nfree heap on the emulated Pico with the console and a 16 KB table: %d bytes"

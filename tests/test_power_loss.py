@@ -4,7 +4,7 @@
 The firmware's GameStore takes a file-system stand-in (tests/firmware/
 power_cut.py) that cuts the power after any number of bytes or before any
 step of a save; after each cut, resuming must give exactly the game before
-that move or after it. tests/firmware/test_storage.py runs a short game the
+that move or after it. tests/firmware/device/test_storage.py runs a short game the
 same way on MicroPython too.
 """
 import os
@@ -17,10 +17,10 @@ import tempfile
 import pytest
 
 from host_tools import runtime
-from micro960 import storage
-from micro960.game import Game
-from micro960.notation import san, uci_text
-from micro960.storage import CURRENT, TEMPORARY, GameStore
+from micro960.device import storage
+from micro960.rules.game import Game
+from micro960.rules.notation import san, uci_text
+from micro960.device.storage import CURRENT, TEMPORARY, GameStore
 from power_cut import cut_every_write, played_states, state_of
 
 PLIES = 80  # 40 moves
@@ -115,9 +115,9 @@ def test_a_power_cut_at_every_step_on_a_file_system_without_atomic_rename(
 SAVER = """
 import sys
 sys.path.insert(0, %(firmware)r)
-from micro960.game import Game
-from micro960.notation import san, uci_text
-from micro960.storage import GameStore
+from micro960.rules.game import Game
+from micro960.rules.notation import san, uci_text
+from micro960.device.storage import GameStore
 store = GameStore(%(folder)r)
 moves = %(moves)r
 game = Game("chess960", number=200)

@@ -5,7 +5,7 @@ import subprocess
 import pytest
 
 from host_tools import cli, pull, runtime
-from micro960.storage import default_folder
+from micro960.device.storage import default_folder
 
 PGN = '[Event "a"]\n\n1. e4 e5 *\n\n[Event "b"]\n\n1. d4 1-0\n\n'
 

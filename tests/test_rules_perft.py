@@ -5,7 +5,7 @@ Positions: a random set-up of the rule set (micro960's own numbering) and
 --batch` on CPython and on the MicroPython unix port. Chess960, classical,
 double960 and shuffle are Chess960 boards to python-chess; transcendental is
 one with no castling rights. (Chess480 and LRS, which python-chess does not
-play, are checked by hand in tests/firmware/test_rules.py and test_lrs.py;
+play, are checked by hand in tests/firmware/rules/test_rules.py and test_lrs.py;
 LRS also against a generator built here on python-chess's pseudo-legal moves.)
 
 The same positions are counted by Stockfish's `go perft` (UCI_Chess960) too,
@@ -21,10 +21,10 @@ import pytest
 
 from fuzzing import LineProcess, micropython_command
 from host_tools.bench import chess_perft
-from micro960.commands import perft_batch
-from micro960.position import Position
-from micro960.rules import Rules
-from micro960.startpos import setup_fen
+from micro960.text.commands import perft_batch
+from micro960.rules.position import Position
+from micro960.rules.variants import Rules
+from micro960.rules.startpos import setup_fen
 
 RULE_SETS = ("chess960", "classical", "double960", "shuffle", "transcendental")
 POSITIONS = int(os.getenv("MICRO960_RULES_PERFT") or 6)

@@ -1,4 +1,4 @@
-"""The sensor board's device loop (firmware/micro960/sensorboard.py) with the
+"""The sensor board's device loop (firmware/micro960/eboard/sensorboard.py) with the
 electrical fakes of tests/firmware/fake_hardware.py: drivers built from each
 board file, events carried to the game in order, LED instructions shown,
 the engine's turn, queue overflow, the promotion button, and the same loop
@@ -11,9 +11,10 @@ import pytest
 from fake_hardware import (Button, FakeMachine, FakeNeoPixelModule, Matrix, Mcp23017,
                            Shift165Chain, Shift595Chain, closed_squares)
 from host_tools import flash, runtime
-from micro960 import debounce, occupancy, scanner, sensorboard
-from micro960.board import Config
-from micro960.occupancy import to_ranks
+from micro960.eboard import debounce, scanner, sensorboard
+from micro960.device import occupancy
+from micro960.device.board import Config
+from micro960.device.occupancy import to_ranks
 
 START = (1 << 16) - 1 | ((1 << 16) - 1) << 48  # ranks 1, 2, 7, 8
 E2, E4, E5, E7 = 12, 28, 36, 52
@@ -314,9 +315,9 @@ BOARD_SCRIPT = r'''
 import sys
 sys.path[:0] = [%(firmware)r, %(fakes)r]
 from fake_hardware import FakeMachine, FakeNeoPixelModule, Matrix
-from micro960 import sensorboard
-from micro960.board import Config
-from micro960.occupancy import to_ranks
+from micro960.eboard import sensorboard
+from micro960.device.board import Config
+from micro960.device.occupancy import to_ranks
 
 class Wiring:
     SENSOR_DRIVER = "matrix"

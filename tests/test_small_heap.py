@@ -57,7 +57,7 @@ vfs.mount(vfs.VfsRom(image), '/rom')
 PROBE_BOOT = """\
 import gc, sys
 sys.path.insert(0, %r)
-from micro960 import uci
+from micro960.text import uci
 REPORT = %r
 low = [1 << 30, 0]
 def sample(self):

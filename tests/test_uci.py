@@ -419,7 +419,7 @@ def test_a_flood_of_lines_during_a_search_is_cut_off_not_kept(raw):
     more (a paste, line noise) are refused with an info string, so that they
     cannot fill the heap mid-search: 150 KB of them stopped MicroPython with
     MemoryError when all were kept."""
-    from micro960.uci import MAX_PENDING
+    from micro960.text.uci import MAX_PENDING
     raw.send("position fen " + MATE_IN_ONE)
     raw.send("go infinite")
     raw.expect("info depth")
@@ -542,7 +542,7 @@ def _random_game(sp, plies, seed=1):
 
 
 def test_position_lines_of_a_growing_game_are_read_in_place():
-    from micro960.uci import Uci
+    from micro960.text.uci import Uci
     out = []
     engine = Uci(None, out.append)
     engine.handle("setoption name UCI_Chess960 value true")
@@ -570,7 +570,7 @@ def test_with_no_memory_to_keep_the_old_game_a_new_one_is_still_set_up(monkeypat
     bad move of a new game would go back to (test_small_heap.py meets this
     at 96K). The new game is set up all the same; a bad move in it leaves
     the moves before it, and the info string says so."""
-    from micro960 import uci
+    from micro960.text import uci
     out = []
     engine = uci.Uci(None, out.append)
     engine.handle("position startpos moves e2e4 e7e5 g1f3")
@@ -611,7 +611,7 @@ def test_a_long_position_line_costs_little_heap_on_micropython():
     code = (
         "import gc, sys\n"
         "sys.path.insert(0, %r)\n"
-        "from micro960.uci import Uci\n"
+        "from micro960.text.uci import Uci\n"
         "engine = Uci(None, print)\n"
         "engine.handle('setoption name UCI_Chess960 value true')\n"
         "line = %r\n"
@@ -838,8 +838,8 @@ def test_time_is_never_exceeded_over_a_20_game_match():
 @pytest.mark.parametrize("variant", ("chess960", "classical", "double960", "shuffle",
                                      "chess480", "transcendental", "lrs"))
 def test_every_uci_variant_plays_from_its_own_set_up(raw, variant):
-    from micro960.rules import Rules
-    from micro960.startpos import setup_fen
+    from micro960.rules.variants import Rules
+    from micro960.rules.startpos import setup_fen
     rules = Rules(variant)
     numbers = (518,) if variant == "classical" else (5, 900) if rules.two_ranks else (8,)
     fen = setup_fen(rules, *numbers)

@@ -24,10 +24,10 @@ import pytest
 
 from fuzzing import LineProcess, micropython_command
 from host_tools.bench import chess_perft
-from micro960.commands import perft_batch
-from micro960.position import Position
-from micro960.rules import Rules
-from micro960.startpos import setup_fen
+from micro960.text.commands import perft_batch
+from micro960.rules.position import Position
+from micro960.rules.variants import Rules
+from micro960.rules.startpos import setup_fen
 
 DEPTH = 3
 
@@ -240,6 +240,6 @@ def test_classical_castling_rights_are_those_python_chess_takes():
     "r2k3r/pppppppp/8/8/8/8/PPPPPPPP/R2K3R w KQkq - 0 1",
     "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBRN w KQkq - 0 1"])
 def test_classical_refuses_bad_rights_as_a_command_too(fen):
-    from micro960 import commands
+    from micro960.text import commands
     assert commands.main(["perft", "--rules", "classical", fen, "1"]) == 1
     assert chess.Board(fen).status() & chess.STATUS_BAD_CASTLING_RIGHTS

@@ -4,7 +4,7 @@
 firmware/main.py reads it at boot. To change the start-up mode or the wiring,
 edit it here and flash again (flash writes it over /board.py), or edit
 /board.py on the Pico for a quick try. Every name is optional: a missing one
-takes the default of firmware/micro960/board.py.
+takes the default of firmware/micro960/device/board.py.
 
 GPIO numbers are the GPn labels of the Pico pin-out, not the physical pin
 numbers printed on the board.
@@ -20,7 +20,7 @@ ECHO = True  # serial terminals do not echo: the console writes back what you ty
 
 # The transposition table's size in KB (UCI `setoption name Hash` changes
 # it). None: sized from the heap left after the firmware is loaded, keeping
-# room for a whole game (firmware/micro960/tt.py; on a Pico 45 KB with the
+# room for a whole game (firmware/micro960/engine/tt.py; on a Pico 45 KB with the
 # console, 55 KB with the UCI engine). A number fixes it.
 HASH_KB = None
 

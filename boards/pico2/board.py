@@ -3,7 +3,7 @@
 `micro960 flash --board pico2` copies this file to the Pico 2 as /board.py;
 firmware/main.py reads it at boot (flash writes it over /board.py, so make
 lasting changes here). Every name is optional: a missing one takes the
-default of firmware/micro960/board.py. The Pico 2 has the Pico's
+default of firmware/micro960/device/board.py. The Pico 2 has the Pico's
 pin-out, so the sensor-board wiring is the same as boards/pico.
 
 GPIO numbers are the GPn labels of the pin-out, not physical pin numbers.

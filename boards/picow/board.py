@@ -3,7 +3,7 @@
 `micro960 flash --board picow` copies this file to the Pico W as /board.py;
 firmware/main.py reads it at boot (flash writes it over /board.py, so make
 lasting changes here). Every name is optional: a missing one takes the
-default of firmware/micro960/board.py.
+default of firmware/micro960/device/board.py.
 
 The wireless chip takes GP23, GP24, GP25 and GP29 (and the on-board LED hangs
 off it, as Pin("LED")), so none of those appear below; otherwise the wiring
@@ -18,7 +18,7 @@ ECHO = True  # serial terminals do not echo: the console writes back what you ty
 
 # The transposition table's size in KB (UCI `setoption name Hash` changes
 # it). None: sized from the heap left after the firmware is loaded, keeping
-# room for a whole game (firmware/micro960/tt.py; on a Pico 45 KB with the
+# room for a whole game (firmware/micro960/engine/tt.py; on a Pico 45 KB with the
 # console, 55 KB with the UCI engine). A number fixes it.
 HASH_KB = None
 

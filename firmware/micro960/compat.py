@@ -3,7 +3,13 @@
 Firmware modules write `from .compat import micropython, const` and then
 `@micropython.viper`; MicroPython's compiler acts on those decorators by name,
 and CPython runs the same source through the stand-ins of cpython.py.
+
+It is also the package's top (micro960/ is a folder without __init__.py,
+which costs a board 100 bytes of heap): VERSION and the one way to load and
+release a module on demand.
 """
+VERSION = "0.1.0"  # pyproject.toml and package.json say the same
+
 try:
     import micropython
     from time import ticks_diff, ticks_ms  # noqa: F401
@@ -65,8 +71,12 @@ def release(*names):
     import sys
     for name in names:
         full = "micro960." + name
-        if sys.modules.pop(full, None) is not None:
+        # The module, then its package (a module object too) if nothing else of it is loaded.
+        while sys.modules.pop(full, None) is not None:
             parent, _, leaf = full.rpartition(".")  # the package that holds it
             package = sys.modules.get(parent)
             if package is not None and leaf in package.__dict__:
                 delattr(package, leaf)
+            full = parent
+            if full == "micro960" or any(key.startswith(full + ".") for key in sys.modules):
+                break

@@ -19,7 +19,7 @@ in UCI mode, and the PC's own terminal already echoes.
 """
 import sys
 
-from .compat import IS_MICROPYTHON, const
+from micro960.compat import IS_MICROPYTHON, const
 
 LIMIT = 4096  # a UCI `position ... moves ...` line of a long game fits
 CONSOLE_LIMIT = 120  # a console line: `new fen` and the longest FEN fit

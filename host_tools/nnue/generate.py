@@ -60,12 +60,12 @@ FIRMWARE = Path(__file__).resolve().parents[2] / "firmware"
 if str(FIRMWARE) not in sys.path:
     sys.path.insert(0, str(FIRMWARE))
 
-from micro960.game import Game  # noqa: E402
-from micro960.position import BOTH, PAWN, TO120, WHITE  # noqa: E402
-from micro960.rules import Rules  # noqa: E402
-from micro960.search import Limits, Search  # noqa: E402
-from micro960.startpos import random_setup  # noqa: E402
-from micro960.ucimove import parse_uci  # noqa: E402
+from micro960.rules.game import Game  # noqa: E402
+from micro960.rules.position import BOTH, PAWN, TO120, WHITE  # noqa: E402
+from micro960.rules.variants import Rules  # noqa: E402
+from micro960.engine.search import Limits, Search  # noqa: E402
+from micro960.rules.startpos import random_setup  # noqa: E402
+from micro960.rules.ucimove import parse_uci  # noqa: E402
 
 STOCKFISH = "/usr/games/stockfish"
 

@@ -19,9 +19,9 @@ def held_back(path, fraction):
 
 
 def hand_written(fen, rules):
-    from micro960.evaluate import evaluate
-    from micro960.position import Position
-    from micro960.rules import Rules
+    from micro960.engine.evaluate import evaluate
+    from micro960.rules.position import Position
+    from micro960.rules.variants import Rules
     pos = Position()
     Rules(rules).apply(pos)
     pos.set_fen(fen)

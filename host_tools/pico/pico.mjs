@@ -168,7 +168,7 @@ mcu.gpio.forEach((pin) => pin.addListener((state) => {
   }
 }));
 
-// The switch matrix of firmware/micro960/sensor_matrix.py: a reed switch and
+// The switch matrix of firmware/micro960/device/sensor_matrix.py: a reed switch and
 // a diode per square between its rank's row pin and its file's column pin.
 // A column reads low while a row driven low has a piece in that column, and
 // high otherwise (its pull-up). The board is an int, bit i for square i

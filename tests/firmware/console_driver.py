@@ -12,9 +12,9 @@ tests/test_fuzz_saves.py run it (not a test module: mprun does not).
 """
 import sys
 
-from micro960.console import Console
+from micro960.text.console import Console
 from micro960.lines import CONSOLE_LIMIT, LineEditor
-from micro960.search import Limits
+from micro960.engine.search import Limits
 
 
 def state(console):
@@ -27,7 +27,7 @@ def make_console(said, folder=None):
     console = Console("chess960", 518, out=said.append, engine_side=None, hash_kb=4)
     console.limits = Limits(nodes=200)
     if folder:
-        from micro960.storage import GameStore
+        from micro960.device.storage import GameStore
         said.append("RESUMED" if console.resume(GameStore(folder)) else "FRESH")
     return console
 

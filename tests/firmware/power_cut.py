@@ -1,6 +1,6 @@
 """Power cuts for the storage tests, on CPython and MicroPython.
 
-CutFiles is GameStore's file system (micro960.storage.Files) with a switch:
+CutFiles is GameStore's file system (micro960.device.storage.Files) with a switch:
 the power goes after `bytes_left` more bytes are written (the bytes before
 stay in the file, the rest never arrive) or before step number `steps_left`
 (each open, write, sync, rename and remove is a step). After the cut every
@@ -9,7 +9,7 @@ further step raises PowerCut too, as nothing more happens on a dead board.
 """
 import os
 
-from micro960.storage import Files
+from micro960.device.storage import Files
 
 ENOSPC = 28
 
@@ -170,7 +170,7 @@ def cut_every_write(folder, states, rename_overwrites=True, byte_step=1, first=0
     gives the (save text, FEN) of a resumed game.
     Returns [cuts, resumes to the old state, resumes to the new state].
     """
-    from micro960.storage import CURRENT, GameStore
+    from micro960.device.storage import CURRENT, GameStore
     current = folder + "/" + CURRENT
     counts = [0, 0, 0]
     saved = None  # the file that saving state k - 1 left
@@ -211,7 +211,7 @@ def _prepare(folder, current, data):
 
 
 def _check_resume(folder, old, new, rename_overwrites, counts, describe):
-    from micro960.storage import TEMPORARY, GameStore
+    from micro960.device.storage import TEMPORARY, GameStore
     store = GameStore(folder, CutFiles(rename_overwrites=rename_overwrites))
     game = store.load()
     counts[0] += 1

@@ -1,7 +1,7 @@
 """Helpers shared by the firmware tests, which run on CPython and MicroPython."""
 import os
 
-from micro960.movegen import legal_moves, move_buffer
+from micro960.rules.movegen import legal_moves, move_buffer
 
 
 def data_path(name):

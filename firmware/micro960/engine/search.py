@@ -1,0 +1,741 @@
+"""The search: iterative deepening, principal-variation alpha-beta with
+aspiration windows, quiescence, a transposition table, null-move pruning,
+futility and late-move pruning, late-move reductions, internal iterative
+reduction, killers and history. Where the static score is no better than two
+plies before (the side to move is not "improving"), it prunes and reduces more.
+
+Everything it needs per node lives in buffers made once, so searching
+allocates nothing per node.
+"""
+import math
+import random
+
+from micro960.compat import const, micropython, ptr8, ptr16, ptr32, ticks_diff, ticks_ms, zeros  # noqa: F401
+from micro960.engine.evaluate import TABLE, WORK, white_score
+from micro960.rules.movegen import gives_check, has_legal_move, legal_moves, pseudo_moves
+from micro960.engine.ordering import age_history, order_moves, record_cut
+from micro960.rules.position import TO64, TO120, pop_move, push_move, attacked
+from micro960.engine.quiescence import quiesce
+from micro960.engine.see import see_ge
+from micro960.engine.tt import TranspositionTable
+
+MATE = const(30000)
+INFINITE = const(32000)
+# The deepest the search may go, plies from the root: the frames of _tree and
+# quiesce are preallocated for this many. Neither recurses, so the C stack
+# stays the same at any depth (`micro960 bench --pico` reports it).
+MAX_PLY = const(32)
+MATE_BOUND = const(29000)  # scores beyond this are mates
+# The clock, the node limit and the input are looked at every 16 nodes
+# (nodes & CHECK_MASK == 0; engine/quiescence.py keeps the same). A Pico searches
+# about 1,650 nodes a second (`micro960 bench --pico`, the emulated board's
+# own clock), so that is every 10 ms or so, within the default Move Overhead
+# of 30 ms: there `go movetime 500` answers after 484 ms. It costs the unix
+# port about 1% of its UCI speed.
+CHECK_MASK = const(15)
+# Position.state's fields, move flags and ordering scores, as this module's
+# own constants: MicroPython inlines them, where an imported name is looked up
+# at every use.
+_SIDE = const(0)
+_RIGHTS = const(2)
+_HALFMOVE = const(3)
+_KEY = const(4)
+_PLY = const(5)
+_WHITE = const(8)
+_BOTH = const(24)
+_EN_PASSANT = const(2)
+_PROMOTE_N = const(4)
+_KILLER = const(15000)  # ordering.KILLER
+_PAWN = const(1)
+_KING = const(6)
+_EXACT = const(1)  # engine/tt.py's bounds
+_LOWER = const(2)
+_UPPER = const(3)
+def _reduction(depth, moves):
+    return max(0, int(0.75 + math.log(max(depth, 1)) * math.log(max(moves, 1)) / 2.25))
+
+
+# Late-move reductions by depth and move number: about 0.75 + ln(depth) *
+# ln(moves) / 2.25 plies (both capped: depth 15, moves 31), 0 to 4, two to a
+# byte: that of entry depth * 32 + moves in LMR_TABLE[entry >> 1], in the high
+# half when the entry is odd.
+LMR_TABLE = bytes(
+    _reduction(d, m) | _reduction(d, m + 1) << 4 for d in range(16) for m in range(0, 32, 2))
+del _reduction  # needed once, at import
+
+
+class Limits:
+    """What `go` asked for: any of depth, nodes, movetime, clocks, mate, infinite.
+
+    generate is the tree's move generator, f(pos, moves, start) -> end, as
+    pseudo_moves; UCI's go searchmoves gives one that leaves the root (start
+    0) only the moves listed. (A hook, not a test at every node: the tree's
+    machine code takes heap on a Pico.)"""
+
+    generate = staticmethod(pseudo_moves)
+
+    def __init__(self, depth=0, nodes=0, movetime=0, wtime=-1, btime=-1, winc=0, binc=0,
+                 movestogo=0, mate=0, infinite=False, ponder=False):
+        self.depth = depth
+        self.nodes = nodes
+        self.movetime = movetime
+        self.wtime = wtime
+        self.btime = btime
+        self.winc = winc
+        self.binc = binc
+        self.movestogo = movestogo
+        self.mate = mate
+        self.infinite = infinite
+        self.ponder = ponder  # no time limit until ponderhit(), then the rest apply
+
+
+class Search:
+    def __init__(self, hash_kb=None, buffer_moves=1024):
+        self.moves = zeros("H", buffer_moves)
+        self.room = buffer_moves  # a node needs 256 free entries to generate into
+        self.order = zeros("H", buffer_moves)  # ordering score of each move
+        self.killers = zeros("H", 2 * MAX_PLY)
+        self.plies = plies()  # each ply's state: _tree's, and below its leaves quiesce's
+        self.history = zeros("H", 12 * 64)  # by (piece_row, to-square), as Zobrist keys
+        self.root_moves = self.root_scores = None  # at lower skill: every root move's score
+        self.root_count = 0
+        self.skill = 20
+        self.move_overhead = 30
+        self.rng = random
+        self.poll = None  # called now and then; returns True to stop
+        self.watch = None  # tests: told enter(depth, alpha, beta), leave(score) of each node
+        self.on_info = None  # called after each iteration
+        self.pos = None
+        self.game = None
+        self.nodes = 0
+        self.seldepth = 0
+        self.stack_peak = 0  # C stack bytes at the deepest node (MicroPython)
+        self.stopped = False
+        # Every attribute think() sets is made here, so the object's dict is
+        # full-grown before the table takes the heap: growing it in a full heap
+        # mid-game could fail.
+        self.lrs = False
+        self.start = self.soft = self.hard = self.node_limit = self.root_side = 0
+        self.limits = None
+        self.best = 0  # the best move of the last finished iteration
+        self.best_root = self.root_raised = 0
+        # Last, so that a table sized by the free heap (hash_kb None) leaves
+        # the buffers and the dict above their room.
+        self.tt = TranspositionTable(hash_kb)
+
+    # ---------------------------------------------------------------- driver
+
+    def think(self, game, limits):
+        """Search the game's current position; return (best move, score) or (0, 0).
+
+        Reports each finished iteration through on_info(depth, seldepth,
+        score, nodes, milliseconds, pv moves).
+        """
+        self.game = game
+        pos = self.pos = game.pos
+        self.lrs = pos.king_capture
+        self.nodes = 0
+        self.stack_peak = 0
+        self.stopped = False
+        self.start = ticks_ms()
+        self.limits = limits
+        self.root_side = pos.side
+        self._budget(limits, pos.side)
+        self.tt.new_search()
+        for i in range(2 * MAX_PLY):
+            self.killers[i] = 0
+        age_history(self.history)
+        max_depth = limits.depth or MAX_PLY - 4
+        if limits.mate:
+            max_depth = min(max_depth, 2 * limits.mate)
+        if self.skill < 20:
+            max_depth = min(max_depth, 1 + self.skill // 2)
+        best = self.best = 0
+        score = 0
+        self.root_count = 0
+        self.root_raised = 0
+        if self.skill < 20 and self.root_moves is None:  # made when first needed
+            self.root_moves = zeros("H", 256)
+            self.root_scores = zeros("h", 256)
+        for depth in range(1, max_depth + 1):
+            self.seldepth = 0
+            value = self._aspiration(depth, score)
+            if self.stopped and depth > 1:
+                # A move of the unfinished iteration that beat the window is
+                # better than the last iteration's choice: play it.
+                if self.root_raised:
+                    best = self.root_raised
+                break
+            score = value
+            best = self.best = self.best_root
+            if self.on_info:
+                self.on_info(depth, self.seldepth, score, self.nodes,
+                             ticks_diff(ticks_ms(), self.start), self.pv(best, depth))
+            if self.stopped:
+                break
+            if limits.mate and score >= MATE - 2 * limits.mate:
+                break
+            if self._enough_time():
+                break
+        if not best:  # not even depth 1 finished: any legal move beats none
+            legal = game.legal_moves()
+            best = legal[0] if legal else 0
+        if self.skill < 20:
+            from .skill import weaker_choice  # a board at full strength never loads it
+            best = weaker_choice(self, best)
+        return best, score
+
+    def _budget(self, limits, side):
+        """Set the soft and hard time limits (ms) and the node limit."""
+        self.node_limit = limits.nodes
+        if self.skill < 20:
+            cap = 400 * (self.skill + 1) * (self.skill + 1)
+            self.node_limit = min(self.node_limit, cap) if self.node_limit else cap
+        self.soft = self.hard = 0
+        if limits.ponder:
+            self.node_limit = 0  # the opponent's time is free; ponderhit() sets it
+            return
+        if limits.infinite:
+            return
+        if limits.movetime:
+            # All of the time given: no soft limit to stop between iterations.
+            self.hard = max(1, limits.movetime - self.move_overhead)
+            return
+        left = limits.wtime if side == 8 else limits.btime
+        inc = limits.winc if side == 8 else limits.binc
+        if left < 0:
+            return
+        moves = limits.movestogo or 30
+        left = max(1, left - self.move_overhead)
+        self.soft = max(1, min(left // moves + inc * 3 // 4, left // 2))
+        self.hard = max(1, min(self.soft * 4, left * 3 // 4))
+
+    def ponderhit(self):
+        """The move pondered on was played: the time and node limits start now."""
+        self.limits.ponder = False
+        self.start = ticks_ms()
+        self._budget(self.limits, self.root_side)
+        if self.node_limit:
+            self.node_limit += self.nodes
+
+    def _enough_time(self):
+        """Another iteration would likely not finish within the soft limit."""
+        return self.soft and ticks_diff(ticks_ms(), self.start) * 2 > self.soft
+
+    def check_limits(self):
+        """Set `stopped` when the node or time limit is reached, or the
+        poll says stop; the tree and quiescence call it every few nodes."""
+        if self.node_limit and self.nodes >= self.node_limit:
+            self.stopped = True
+        elif self.hard and ticks_diff(ticks_ms(), self.start) >= self.hard:
+            self.stopped = True
+        elif self.poll and self.poll():
+            self.stopped = True
+
+    def _aspiration(self, depth, guess):
+        if depth < 4 or abs(guess) > MATE_BOUND or self.skill < 20:
+            return self._root(depth, -INFINITE, INFINITE)
+        window = 40
+        while True:
+            alpha = max(-INFINITE, guess - window)
+            beta = min(INFINITE, guess + window)
+            score = self._root(depth, alpha, beta)
+            if self.stopped or alpha < score < beta:
+                return score
+            guess = score
+            window *= 3
+            if window > 1000:
+                return self._root(depth, -INFINITE, INFINITE)
+
+    # ---------------------------------------------------------------- search
+
+    def _root(self, depth, alpha, beta):
+        self.best_root = 0
+        self.root_raised = 0
+        return _tree(self, depth, alpha, beta)
+
+    # ------------------------------------------------------------ reporting
+
+    def pv(self, best, depth):
+        """The principal variation from the transposition table, as a list."""
+        pos = self.pos
+        line = []
+        move = best
+        while move and len(line) < depth and self._is_legal(move):
+            line.append(move)
+            pos.push(move)
+            entry = self.tt.probe(pos.key)
+            move = self.tt.moves[entry] if entry >= 0 else 0
+        for move in reversed(line):
+            pos.pop(move)
+        return line
+
+    def _is_legal(self, move):
+        moves = self.moves
+        for i in range(legal_moves(self.pos, moves, 0)):
+            if moves[i] == move:
+                return True
+        return False
+
+
+@micropython.viper
+def _repeated(pos, game) -> bool:
+    """Has this position stood before, since the last capture or pawn move?
+    The search's own moves are on the position's undo stack; the game's
+    history before them is asked of `game`."""
+    state = ptr32(pos.state)
+    saved = ptr32(pos.saved)
+    key = state[_KEY]
+    reach = state[_HALFMOVE]
+    ply = state[_PLY]
+    back = 2
+    i = ply - 2
+    while back <= reach and i >= 0:
+        if saved[3 * i + 1] == key:
+            return True
+        back += 2
+        i -= 2
+    if back <= reach and game:
+        if game.seen_before(key, back - ply, reach - ply):
+            return True
+    return False
+
+
+# The tree is one viper loop, as quiescence is: each ply's state lives in a
+# frame of FRAME 16-bit fields (Search.plies), so a node costs no Python call
+# and no C stack. On the emulated Pico it searches 1,650 nodes a second where
+# a recursive bytecode function searched 1,100 (the same tree), and its C
+# stack stays at 2.4 KB of 7.9 at any depth; the native emitter, tried
+# first, kept 464 bytes of C stack a ply and overflowed in a long middlegame
+# search. Its machine code takes 7 KB more heap than the bytecode did.
+# Scores are kept + _BIAS, since viper reads a ptr16 as unsigned.
+FRAME = const(16)
+_BIAS = const(32768)
+_ALPHA = const(0)
+_BETA = const(1)
+_BEST = const(2)
+_OLD_ALPHA = const(3)
+_STATIC = const(4)  # the static score (-INFINITE in check), to see if the side improves
+_DEPTH = const(5)
+_START = const(6)
+_END = const(7)
+_NEXT = const(8)  # the index of the move being searched below
+_MOVE = const(9)
+_LEGAL = const(10)
+_BEST_MOVE = const(11)
+_LATE = const(12)  # late-move pruning: from this many legal moves on, quiet ones are skipped
+_HASH_MOVE = const(13)
+_REDUCE = const(14)
+_FLAGS = const(15)  # the switches below, and the phase of the search below
+_IN_CHECK = const(1)
+_PV_NODE = const(2)
+_IMPROVING = const(4)  # better than two plies ago; prune and reduce less
+_FUTILE = const(8)  # quiet moves here cannot lift the score to alpha
+_QUIET = const(16)  # the move being searched is quiet
+_PHASE = const(64)  # flags // _PHASE: which search is below
+# The phases: the null move; a root move at lower skill, with the full window;
+# a first move, with the full window; a later move's null-window search,
+# maybe reduced; that search again unreduced; a later move's full window.
+_NULL = const(1)
+_ROOT_ALL = const(2)
+_FIRST = const(3)
+_REDUCED = const(4)
+_UNREDUCED = const(5)
+_FULL = const(6)
+# What the loop does next.
+_ENTER = const(0)  # a new node at `ply`: depth, alpha, beta, start and null_ok are set
+_RETURN = const(1)  # the node at `ply` is done with `result`: back to its parent
+_MOVES = const(2)  # generate the node's moves
+_NEXT_MOVE = const(3)  # make the next move worth searching, or finish the node
+_DESCEND = const(4)  # search below the node, as `phase` says
+
+
+def plies():
+    """The frame array a Search keeps for _tree() and quiesce()."""
+    return zeros("H", FRAME * MAX_PLY)
+
+
+@micropython.viper
+def _tree(search, depth: int, alpha: int, beta: int) -> int:
+    """The score of search.pos searched `depth` plies from the root.
+
+    The root's best move goes to search.best_root, and to search.root_raised
+    once one beats alpha; at lower skill, every root move's score goes to
+    search.root_moves and root_scores.
+    """
+    pos = search.pos
+    game = search.game
+    board_obj = pos.board
+    board = ptr8(board_obj)
+    state_obj = pos.state
+    state = ptr32(state_obj)
+    squares_obj = pos.squares
+    squares = ptr8(squares_obj)
+    slot = pos.slot
+    counts_obj = pos.counts
+    counts = ptr8(counts_obj)
+    kings_obj = pos.kings
+    kings = ptr8(kings_obj)
+    keep = pos.keep
+    saved = pos.saved
+    en_passant = pos.en_passant
+    moves_obj = search.moves
+    moves = ptr16(moves_obj)
+    order_obj = search.order
+    order = ptr16(order_obj)
+    killers_obj = search.killers
+    killers = ptr16(killers_obj)
+    history = search.history
+    frame = ptr16(search.plies)
+    generate = search.limits.generate
+    tt = search.tt
+    tt_size = int(tt.size)
+    tt_keys = ptr32(tt.keys)
+    tt_moves = ptr16(tt.moves)
+    tt_scores = ptr16(tt.scores)
+    tt_info = ptr8(tt.info)
+    to64 = TO64  # the evaluation's tables, looked up once rather than per node
+    table = TABLE
+    work = WORK
+    to120 = ptr8(TO120)
+    lmr = ptr8(LMR_TABLE)
+    lrs = int(search.lrs)
+    room = int(search.room)
+    skill = int(search.skill)
+    nodes = int(search.nodes)
+    stopped = int(search.stopped)
+    ply = 0
+    start = 0
+    null_ok = 0
+    result = 0
+    score = 0
+    phase = 0
+    # The node at `ply`: in these locals while it works, in its frame while a
+    # search below it runs.
+    end = 0
+    i = 0
+    move = 0
+    legal = 0
+    best = 0
+    best_move = 0
+    old_alpha = 0
+    static = 0
+    late = 0
+    hash_move = 0
+    reduce = 0
+    flags = 0
+    mode = _ENTER
+    watch = search.watch
+    watching = 1 if watch else 0
+    while True:
+        if mode == _ENTER:
+            if watching:
+                watch.enter(depth, alpha, beta)
+            mode = _RETURN
+            if depth <= 0 or ply >= MAX_PLY - 1 or start + 256 > room:
+                search.nodes = nodes
+                result = int(quiesce(search, alpha, beta, ply, start))
+                nodes = int(search.nodes)
+                stopped = int(search.stopped)
+                continue
+            nodes += 1
+            if (nodes & CHECK_MASK) == 0:
+                search.nodes = nodes
+                search.check_limits()
+                stopped = int(search.stopped)
+            if stopped:
+                result = 0
+                continue
+            us = state[_SIDE]
+            them = us ^ _BOTH
+            king = int(kings[us >> 4])
+            if ply:
+                if lrs:
+                    if not king:
+                        result = -MATE + ply  # our king was captured
+                        continue
+                elif state[_HALFMOVE] >= 2 and _repeated(pos, game):
+                    result = 0
+                    continue
+                elif state[_HALFMOVE] >= 100:
+                    # The fifty-move rule, unless the move that reached it mated.
+                    result = 0
+                    if attacked(board_obj, king, them) and \
+                            not has_legal_move(pos, moves_obj, start):
+                        result = -MATE + ply
+                    continue
+                # Mate-distance pruning: no mate found here can beat a shorter one.
+                if alpha < -MATE + ply:
+                    alpha = -MATE + ply
+                if beta > MATE - ply - 1:
+                    beta = MATE - ply - 1
+                if alpha >= beta:
+                    result = alpha
+                    continue
+            flags = 0
+            if not lrs and attacked(board_obj, king, them):
+                flags = _IN_CHECK
+                depth += 1
+            if beta - alpha > 1:
+                flags |= _PV_NODE
+            key = state[_KEY]
+            e = key % tt_size
+            hash_move = 0
+            if tt_info[e] and tt_keys[e] == key:
+                hash_move = tt_moves[e]
+                info = tt_info[e]
+                if ply and not (flags & _PV_NODE) and (info & 63) - 1 >= depth:
+                    score = tt_scores[e]
+                    if score >= _BIAS:
+                        score -= 65536  # a signed array, read unsigned
+                    if score > MATE_BOUND:  # mates are stored from the node, not the root
+                        score -= ply
+                    elif score < -MATE_BOUND:
+                        score += ply
+                    bound = info >> 6
+                    if bound == _EXACT or (bound == _LOWER and score >= beta) or \
+                            (bound == _UPPER and score <= alpha):
+                        result = score
+                        continue
+            if ply and not hash_move and depth >= 4:
+                depth -= 1  # no move known here: search it less deep (internal iterative reduction)
+            f = ply * FRAME
+            static = -INFINITE
+            if not (flags & _IN_CHECK):
+                static = int(white_score(board_obj, squares_obj, counts_obj, kings_obj, to64,
+                                         table, work, state[_RIGHTS]))
+                if us != _WHITE:
+                    static = -static
+                flags |= _IMPROVING
+                # Worse than two plies ago: this line is going nowhere, prune harder.
+                if ply >= 2 and static <= frame[f - 2 * FRAME + _STATIC] - _BIAS:
+                    flags ^= _IMPROVING
+            frame[f + _STATIC] = _BIAS + static
+            improving = 1 if flags & _IMPROVING else 0
+            late = 999
+            mode = _MOVES
+            if not (flags & (_IN_CHECK | _PV_NODE)) and ply:
+                # Late-move pruning: near the leaves, quiet moves this late in
+                # the order are skipped (no check to answer, no PV to keep).
+                if depth <= 3:
+                    late = (3 + depth * depth) // (2 - improving)
+                if depth <= 2 and static + 150 * depth <= alpha and alpha < MATE_BOUND and \
+                        alpha > -MATE_BOUND:
+                    flags |= _FUTILE
+                # Reverse futility: far above beta near the leaves, take the cut.
+                margin = 100 * (depth - improving)
+                if depth <= 5 and static - margin >= beta and beta < MATE_BOUND and \
+                        beta > -MATE_BOUND:
+                    result = static - margin
+                    mode = _RETURN
+                    continue
+                # Null move: if passing still beats beta, a real move will too.
+                if null_ok and depth >= 2 and static >= beta:
+                    first = 16 if us != _WHITE else 0
+                    for j in range(first, first + counts[us >> 4]):
+                        kind = board[squares[j]] & 7
+                        if kind != _PAWN and kind != _KING:  # not a pawn ending (zugzwang)
+                            phase = _NULL
+                            mode = _DESCEND
+                            break
+        if mode == _RETURN:
+            if watching:
+                watch.leave(result)
+            if ply == 0:
+                break
+            ply -= 1
+            f = ply * FRAME
+            score = -result
+            alpha = frame[f + _ALPHA] - _BIAS
+            beta = frame[f + _BETA] - _BIAS
+            depth = frame[f + _DEPTH]
+            start = frame[f + _START]
+            late = frame[f + _LATE]
+            hash_move = frame[f + _HASH_MOVE]
+            flags = frame[f + _FLAGS]
+            phase = flags // _PHASE
+            flags = flags % _PHASE
+            if phase == _NULL:
+                pos.pop_null()
+                if stopped:
+                    result = 0
+                    continue
+                if score >= beta:
+                    result = beta if score >= MATE_BOUND else score
+                    continue
+                mode = _MOVES
+            else:
+                end = frame[f + _END]
+                i = frame[f + _NEXT]
+                move = frame[f + _MOVE]
+                legal = frame[f + _LEGAL]
+                best = frame[f + _BEST] - _BIAS
+                best_move = frame[f + _BEST_MOVE]
+                old_alpha = frame[f + _OLD_ALPHA] - _BIAS
+                reduce = frame[f + _REDUCE]
+                if phase == _ROOT_ALL:
+                    search.root_moves[legal - 1] = move
+                    search.root_scores[legal - 1] = score
+                    search.root_count = legal
+                elif phase == _REDUCED and score > alpha and reduce:
+                    phase = _UNREDUCED  # a reduced search that beat alpha: again unreduced
+                    mode = _DESCEND
+                elif (phase == _REDUCED or phase == _UNREDUCED) and score > alpha and \
+                        score < beta:
+                    phase = _FULL  # inside the window: again with all of it
+                    mode = _DESCEND
+                if mode != _DESCEND:
+                    # The move's score is known.
+                    pop_move(board_obj, squares_obj, slot, counts_obj, kings_obj, state_obj, saved,
+                         move)
+                    if stopped:
+                        result = 0
+                        continue
+                    if score > best:
+                        best = score
+                        best_move = move
+                        if ply == 0:
+                            search.best_root = move
+                        if score > alpha:
+                            alpha = score
+                            if ply == 0:
+                                search.root_raised = move
+                            if score >= beta:
+                                if flags & _QUIET:
+                                    record_cut(board_obj, moves_obj, killers_obj, history, start,
+                                               i, depth, ply)
+                                i = end  # a cut: no more moves
+                    i += 1
+                    mode = _NEXT_MOVE
+        if mode == _MOVES:
+            end = int(generate(pos, moves_obj, start))
+            order_moves(board_obj, moves_obj, order_obj, start, end, hash_move,
+                        killers[2 * ply], killers[2 * ply + 1], history, 1)
+            i = start
+            best = -INFINITE
+            best_move = 0
+            legal = 0
+            old_alpha = alpha
+            mode = _NEXT_MOVE
+        if mode == _NEXT_MOVE:
+            us = state[_SIDE]
+            them = us ^ _BOTH
+            in_check = flags & _IN_CHECK
+            while i < end:
+                # Pick the best-ordered remaining move and swap it to i (as
+                # quiescence does: a call for each move cost more than this loop).
+                top = int(order[i])
+                at = i
+                for j in range(i + 1, end):
+                    if int(order[j]) > top:
+                        top = int(order[j])
+                        at = j
+                move = int(moves[at])
+                if at != i:
+                    moves[at] = moves[i]
+                    moves[i] = move
+                    order[at] = order[i]
+                    order[i] = top
+                kind = move >> 12
+                quiet = 0
+                if board[to120[(move >> 6) & 63]] == 0 and kind < _PROMOTE_N and \
+                        kind != _EN_PASSANT:
+                    quiet = 1
+                # A checking move is never pruned or reduced: it may start a
+                # mate. (Asked only of the quiet moves that would be, and
+                # before making the move, so a pruned move costs little.)
+                checks = 0
+                if quiet and legal and ply and not in_check:
+                    # Near the leaves, a quiet move that leaves its piece to
+                    # be taken for nothing is not worth a look either.
+                    prune = 0
+                    if (flags & _FUTILE) or legal >= late or \
+                            (depth <= 3 and not see_ge(board_obj, move, -20 * depth * (depth + 1))):
+                        prune = 1
+                    if not lrs and (prune or (depth >= 3 and legal >= 3)) and \
+                            gives_check(board_obj, move, kings[them >> 4]):
+                        checks = 1
+                    if prune and not checks:
+                        i += 1
+                        continue
+                push_move(board_obj, squares_obj, slot, counts_obj, kings_obj, keep, state_obj, saved,
+                      move, en_passant)
+                if not lrs and attacked(board_obj, kings[us >> 4], them):
+                    pop_move(board_obj, squares_obj, slot, counts_obj, kings_obj, state_obj, saved,
+                         move)
+                    i += 1
+                    continue
+                legal += 1
+                flags = (flags | _QUIET) if quiet else (flags & ~_QUIET)
+                reduce = 0
+                if ply == 0 and skill < 20:
+                    phase = _ROOT_ALL
+                elif legal == 1:
+                    phase = _FIRST
+                else:
+                    phase = _REDUCED
+                    # Late-move reductions: quiet moves late in the order.
+                    if ply and depth >= 3 and legal > 3 and quiet and not in_check and \
+                            not checks and int(order[i]) < _KILLER - 1:
+                        cell = (depth if depth < 16 else 15) * 32 + (legal if legal < 32 else 31)
+                        reduce = (lmr[cell >> 1] >> ((cell & 1) << 2)) & 15
+                        if (flags & _PV_NODE) and reduce:
+                            reduce -= 1
+                        if not (flags & _IMPROVING):
+                            reduce += 1
+                mode = _DESCEND
+                break
+            if mode != _DESCEND:
+                # No more moves: the node is done.
+                if legal == 0:
+                    result = -MATE + ply if lrs or in_check else 0
+                else:
+                    bound = _LOWER if best >= beta else (_EXACT if best > old_alpha else _UPPER)
+                    tt.store(state[_KEY], depth, bound,
+                             best + ply if best > MATE_BOUND else
+                             (best - ply if best < -MATE_BOUND else best), best_move)
+                    result = best
+                mode = _RETURN
+                continue
+        if mode == _DESCEND:
+            # Keep the node in its frame and set up the search below it.
+            f = ply * FRAME
+            frame[f + _ALPHA] = _BIAS + alpha
+            frame[f + _BETA] = _BIAS + beta
+            frame[f + _BEST] = _BIAS + best
+            frame[f + _OLD_ALPHA] = _BIAS + old_alpha
+            frame[f + _DEPTH] = depth
+            frame[f + _START] = start
+            frame[f + _END] = end
+            frame[f + _NEXT] = i
+            frame[f + _MOVE] = move
+            frame[f + _LEGAL] = legal
+            frame[f + _BEST_MOVE] = best_move
+            frame[f + _LATE] = late
+            frame[f + _HASH_MOVE] = hash_move
+            frame[f + _REDUCE] = reduce
+            frame[f + _FLAGS] = flags | phase * _PHASE
+            null_ok = 1
+            if phase == _NULL:
+                pos.push_null()
+                extra = (static - beta) // 200  # far above beta: reduce more
+                depth = depth - 3 - depth // 4 - (extra if extra < 3 else 3)
+                alpha = -beta
+                beta = alpha + 1
+                null_ok = 0
+            else:
+                start = end
+                depth -= 1
+                if phase == _ROOT_ALL:
+                    alpha = -INFINITE
+                    beta = INFINITE
+                elif phase == _REDUCED or phase == _UNREDUCED:
+                    depth -= reduce if phase == _REDUCED else 0
+                    beta = -alpha
+                    alpha = beta - 1
+                else:
+                    alpha, beta = -beta, -alpha
+            ply += 1
+            mode = _ENTER
+    search.nodes = nodes
+    return result

@@ -1,0 +1,390 @@
+"""What the console does now and then: most of its commands (new, rules,
+clock, undo, hint, analyze, draw, level, time, ...) and the summary at a
+game's end (taking up a saved game is text/console_resume.py's). The console
+loads this module when it needs it and gives its heap back after
+(Console.forget), so a Pico has that room in the meantime. Each command
+takes the Console and the words after the command.
+"""
+from micro960.rules.game import Game, UNDECIDED
+from micro960.rules.notation import san, side_name
+from micro960.rules.position import BLACK, BOTH, WHITE
+from micro960.rules.variants import NAMES, Rules
+from micro960.engine.search import Limits
+
+
+def setup_text(game):
+    """The start position's number and back rank, or its FEN."""
+    from ..rules import startpos
+    return "Start position %s." % (startpos.setup_text(game.rules, game.start_fen)
+                                   or game.start_fen)
+
+
+def summary(console):
+    """At the end of a game: the result, why, and the whole game as PGN."""
+    game = console.game
+    console.out("Game over: %s (%s)" % (game.result(), game.reason()))
+    console.out("")
+    from ..rules.pgn import game_pgn, pgn_lines
+    try:
+        console.out(game_pgn(game).rstrip())
+    except MemoryError:  # no room for the text in one piece: a line at a time
+        try:
+            for line in pgn_lines(game):
+                console.out(line)
+        except MemoryError:
+            console.out("(no room left to show the moves; type pgn to see them)")
+    console.out("")
+    if console.store:
+        console.out("Finished games go to %s. Type new for another game."
+                    % console.store.archive_path)
+    else:
+        console.out("Type new for another game.")
+
+
+def keep_ended(console):
+    """Console.keep for a game that has ended, or after one the archive
+    could not take; True if nothing is left to save now. The ended game goes
+    to games.pgn and its save is cleared, once. A game the archive cannot
+    take (a full flash) is saved instead, and the next games are not saved
+    over it until the archive takes it (tried at each keep, and at the next
+    start)."""
+    game = console.game
+    waiting = console.unarchived
+    if waiting is not None and waiting is not game and _archive(console, waiting):
+        return True
+    if game.result() == UNDECIDED:
+        return False
+    if console.kept is not game:  # (an ended game is not played on: once is enough)
+        console.kept = game
+        problem = _archive(console, game)
+        if problem:
+            console.out("warning: %s; %s keeps it until games.pgn takes it"
+                        % (problem, console.store.current))
+    return True
+
+
+def _archive(console, game):
+    """Archive an ended game and clear its save; None, or why not."""
+    import gc
+    gc.collect()  # the archive's lines need room: clear the garbage first
+    # (a game just ended is new to the archive, even if the last one reads the same)
+    problem = console.store.finish(game, None, game is console.unarchived)
+    if not problem:
+        console.unarchived = None
+    elif console.unarchived is not game:
+        console.unarchived = game
+        console.store.save(game)
+    return problem
+
+
+def cmd_board(console, args):
+    console.show_board()  # in a set-up phase, with who places what next
+
+
+def cmd_resign(console, args):
+    console.game.resign()
+    console.announce()
+
+
+def cmd_help(console, args):
+    from .console_help import HELP
+    console.out(HELP)
+
+
+def cmd_new(console, args):
+    rules = console.game.rules
+    fen = None
+    numbers = ()
+    word = args[0].lower() if args else "random"
+    if word == "setup":
+        if len(args) > 1:
+            raise ValueError("new setup takes nothing after it, not %r" % " ".join(args[1:]))
+        from .console_setup import SetUpPhase  # loaded only when asked for
+        SetUpPhase(console, rules)
+        return
+    from micro960.rules.startpos import backrank, setup_number, setup_numbers, sp_from_dice
+    if word == "fen":
+        fen = " ".join(args[1:])
+        if not fen:
+            raise ValueError("new fen needs a FEN")
+    elif word == "dice":
+        numbers = (setup_number(rules, backrank(sp_from_dice([_int(a, "die roll")
+                                                              for a in args[1:]]))),)
+    elif word == "classical" and len(args) == 1:
+        numbers = (setup_number(rules, "RNBQKBNR"),)
+    elif word != "random" or len(args) > 1:
+        numbers = setup_numbers(rules, args)
+    game = Game(rules, fen, *numbers)  # raises before the old game is touched
+    _begin(console, game)
+    console.out("New %s game. %s" % (rules.name, setup_text(game)))
+    console.show_board()
+    console.announce()
+
+
+def cmd_rules(console, args):
+    if len(args) != 1:
+        raise ValueError("rules needs one of: " + " ".join(NAMES))
+    _begin(console, Game(Rules(args[0].lower())))  # raises before the old game is touched
+    console.out("Rules: %s. %s" % (console.game.rules.name, setup_text(console.game)))
+    console.show_board()
+
+
+def _begin(console, game):
+    """Play `game` from now on, on a clock like the last game's if it had one."""
+    old = console.game.clock
+    if old:
+        from micro960.device.clock import Clock
+        game.clock = Clock(old.control, 0, game.pos.side, console.now)
+    console.game = game
+    console.draw_offer = console.setup = None  # a new game ends a set-up phase
+    console.start_clock()
+
+
+def cmd_clock(console, args):
+    """`clock 15+10` (or 5, or 40/90+30) puts the game on a clock, full time
+    for both; `clock off` takes it off; `clock` shows it."""
+    game = console.game
+    if args and args[0].lower() == "off" and len(args) == 1:
+        game.clock = None
+    elif len(args) == 1:
+        from micro960.device.clock import Clock
+        game.clock = Clock(args[0], len(game.moves), game.pos.side, console.now)
+        console.start_clock()
+    elif args:
+        raise ValueError("clock takes one time control (15+10, 5, 40/90+30) or off")
+    console.out(game.clock.line() if game.clock else
+                "No clock: the engine thinks %s a move." % seconds_text(console.limits.movetime))
+
+
+def cmd_flip(console, args):
+    console.flipped = not console.flipped
+    console.show_board()
+
+
+def cmd_unicode(console, args):
+    console.unicode = True
+    console.show_board()
+
+
+def cmd_ascii(console, args):
+    console.unicode = False
+    console.show_board()
+
+
+def cmd_color(console, args):
+    """`color` (or `color on`) paints the board with ANSI colours; `color off` stops."""
+    word = args[0].lower() if args else "on"
+    if word not in ("on", "off") or len(args) > 1:
+        raise ValueError("color takes on or off, not %r" % " ".join(args))
+    console.color = word == "on"
+    console.show_board()
+
+
+def cmd_moves(console, args):
+    console.not_over()
+    pos = console.game.pos
+    moves = console.game.legal_moves()
+    console.out(" ".join(sorted(san(pos, m, moves) for m in moves)) or "(no legal moves)")
+
+
+def cmd_undo(console, args):
+    # An ended game is archived already: taking moves back and ending it
+    # again would archive it twice.
+    if console.setup:
+        console.setup.undo()
+        return
+    console.not_over()
+    game = console.game
+    game.undo()
+    console.last_move = None
+    console.draw_offer = None
+    if game.pos.side == console.engine_side and game.moves:
+        game.undo()  # take back the engine's reply with your move
+        console.out("Took back two moves.")
+    else:
+        console.out("Took back a move.")
+    console.start_clock()  # each side has the time it had then
+    console.show_board()
+
+
+def cmd_white(console, args):
+    console.engine_side = BLACK
+    say_sides(console)
+    console.reply()
+
+
+def cmd_black(console, args):
+    console.engine_side = WHITE
+    say_sides(console)
+    console.reply()
+
+
+def cmd_both(console, args):
+    console.engine_side = None
+    say_sides(console)
+
+
+def cmd_go(console, args):
+    if console.game.result() != UNDECIDED:
+        raise ValueError("the game is over (%s); type new" % console.game.reason())
+    console.engine_side = console.game.pos.side
+    console.reply()
+
+
+def cmd_hint(console, args):
+    game = console.game
+    if game.result() != UNDECIDED:
+        raise ValueError("the game is over (%s); type new" % game.reason())
+    if console.may_ponder():  # the reply it expects: no need to think again
+        console.out("Hint: %s (micro960 expects it)" % san(game.pos, console.expected[2]))
+        return
+    move, score = _think(console, console.limits)  # Ctrl-C: the best move so far
+    if move:
+        console.out("Hint: %s (%s)" % (san(game.pos, move), _said_score(console, score)))
+
+
+def cmd_analyze(console, args):
+    """Think about the position on the board, a line for each depth, until
+    Enter is pressed (or to `time`'s limit where nothing can be typed)."""
+    game = console.game
+    console.not_over()
+    if console.input:
+        console.out("Analysing; press Enter to stop.")
+    limits = Limits(infinite=True) if console.input else console.limits
+    move, score = _think(console, limits)  # Ctrl-C stops it too
+    if move:
+        console.out("Best: %s (%s)" % (san(game.pos, move), _said_score(console, score)))
+
+
+def _think(console, limits):
+    """The engine's (move, score) for the position; Ctrl-C stops the search,
+    not the program (as when the engine thinks on its own time, see
+    Console.reply): then the best move found so far, and score None."""
+    game = console.game
+    try:
+        return console.engine.think(game, limits)
+    except KeyboardInterrupt:
+        game.rebuild()  # the moves the search was trying are taken back
+        moves = game.legal_moves()
+        best = console.engine.best
+        return (best if best in moves else moves[0] if moves else 0), None
+
+
+def _said_score(console, score):
+    """The score as the console says it; None: the search was stopped by Ctrl-C."""
+    return "stopped by Ctrl-C" if score is None else console.score_text(score)
+
+
+def cmd_ponder(console, args):
+    """`ponder on` (the default) lets the engine think on your time, at
+    level 10 and up; `ponder off` stops it; `ponder` alone shows it."""
+    if args:
+        if args[0].lower() not in ("on", "off") or len(args) > 1:
+            raise ValueError("ponder takes on or off, not %r" % " ".join(args))
+        console.pondering = args[0].lower() == "on"
+    console.out("The engine %s on your time%s." % (
+        "thinks" if console.pondering else "does not think",
+        " (at level 10 and up)" if console.pondering and console.engine.skill < 10 else ""))
+
+
+def cmd_fen(console, args):
+    console.out(console.game.pos.fen(shredder=bool(args) and args[0].lower() == "shredder"))
+
+
+def cmd_pgn(console, args):
+    from ..rules.pgn import game_pgn
+    console.out(game_pgn(console.game).rstrip())
+
+
+def cmd_draw(console, args):
+    game = console.game
+    console.not_over()
+    if not game.rules.draw_claims:
+        raise ValueError("%s has no draws but the one after %d plies"
+                         % (game.rules.name, game.rules.max_plies))
+    if game.claimable_draw():
+        game.claim_draw()
+    elif game.pos.side ^ BOTH == console.engine_side:
+        _engine_answers_offer(console)
+        return
+    else:
+        console.draw_offer = (game.pos.side, len(game.moves))
+        console.out("%s offers a draw; %s may type accept before their next move."
+                    % (side_name(game.pos.side), side_name(game.pos.side ^ BOTH)))
+        return
+    console.announce()
+
+
+def _engine_answers_offer(console):
+    """The engine takes a draw when it thinks it stands a pawn or more worse."""
+    if console.engine_score is not None and console.engine_score <= -100:
+        console.game.agree_draw()
+        console.out("micro960 accepts the draw.")
+        console.announce()
+    else:
+        console.out("micro960 declines the draw; play on.")
+
+
+def cmd_accept(console, args):
+    game = console.game
+    console.not_over()
+    offer = console.draw_offer
+    # An offer stands while its side makes its move and until the other replies.
+    now = (len(game.moves), game.pos.side)
+    if not offer or now not in ((offer[1], offer[0]), (offer[1] + 1, offer[0] ^ BOTH)):
+        raise ValueError("no draw offer to accept")
+    game.agree_draw()
+    console.announce()
+
+
+def say_sides(console):
+    side = console.engine_side
+    console.out("You play %s; micro960 plays %s." % (side_name(side ^ BOTH),
+                                                     side_name(side))
+                if side else "Two players: the engine moves only when you type go.")
+
+
+def cmd_level(console, args, quiet=False):
+    if args:
+        level = _int(args[0], "level")
+        if not 0 <= level <= 20:
+            raise ValueError("levels run from 0 (weakest) to 20 (strongest)")
+        console.engine.skill = level
+    if not quiet:
+        console.out("Level %d." % console.engine.skill)
+
+
+def cmd_time(console, args, quiet=False):
+    clock = console.game.clock
+    if args:
+        try:
+            seconds = float(args[0])
+        except ValueError:
+            raise ValueError("time takes seconds, e.g. time 5 or time 0.5, not %r" % args[0])
+        if not 0.1 <= seconds <= 3600:  # (nor inf, nor nan: it cannot be a whole ms)
+            raise ValueError("the engine thinks 0.1 to 3600 seconds a move")
+        console.limits = Limits(movetime=int(seconds * 1000))
+        if quiet:
+            return
+        console.game.clock = None  # a time a move instead of a clock
+    elif clock:  # the clock rules the engine's time, not `time`
+        console.out("%s The engine budgets its clock; time N takes the game off it."
+                    % clock.line())
+        return
+    if not quiet:
+        console.out("The engine thinks %s a move%s." % (
+            seconds_text(console.limits.movetime),
+            " (instead of the clock %s)" % clock.control if clock and args else ""))
+
+
+def seconds_text(ms):
+    """1500 -> '1.5 seconds', 1000 -> '1 second'."""
+    text = "%d" % (ms // 1000) if ms % 1000 == 0 else ("%.3f" % (ms / 1000)).rstrip("0")
+    return text + (" second" if ms == 1000 else " seconds")
+
+
+def _int(text, what):
+    try:
+        return int(text)
+    except ValueError:
+        raise ValueError("%s must be a number, not %r" % (what, text))

@@ -1,0 +1,95 @@
+"""The console's game as it is saved and archived: how the board looks
+(turned for Black, symbols, colours) and a set-up phase come back with the
+game, the PGN names the players and the date, and older saves still resume.
+
+(Apart from test_console_clock: a small heap holds one of these modules at a time.)
+"""
+import gc
+
+from micro960.device.storage import GameStore, load_game
+from power_cut import remove_folder, scratch_folder
+from test_console import console
+
+WHITE, BLACK = 8, 16
+
+
+def _turn_and_paint_the_board(folder):
+    c, said = console("chess960", 518)
+    c.resume(GameStore(folder))
+    c.handle("black")  # the engine plays White, and moves
+    assert said[-3] == "    h g f e d c b a", said[-6:]  # Black at the bottom
+    for line in ("unicode", "color", "flip"):
+        c.handle(line)
+    assert said[-3].startswith("   a  b  c"), said[-3:]  # flipped back: White below
+
+
+def test_the_board_is_turned_for_black_and_its_look_comes_back_with_the_game():
+    folder = scratch_folder("look")
+    try:
+        _turn_and_paint_the_board(folder)  # then the power goes
+        gc.collect()  # (a small heap holds one console at a time)
+        again, said = console("chess960", 518)
+        assert again.resume(GameStore(folder)), said
+        assert again.unicode and again.color and again.flipped and again.engine_side == WHITE, \
+            again.game.settings
+    finally:
+        remove_folder(folder)
+
+
+def test_the_archived_game_names_its_players_and_its_date():
+    import time
+    folder = scratch_folder("players")
+    try:
+        c, said = console("chess960", 518, engine_side=BLACK)
+        store = GameStore(folder)
+        c.resume(store)
+        c.handle("level 7")
+        c.handle("f3")
+        from micro960.device.storage import today
+        assert c.game.date == today()  # the day of its first save, kept with it
+        c.game.date = "2025.06.01"  # as a game begun that day would have
+        c.handle("resign")
+        f = open(store.archive_path)
+        pgn = f.read()
+        f.close()
+        assert '[White "Player"]' in pgn and '[Black "micro960 level 7"]' in pgn, pgn
+        assert '[Date "2025.06.01"]' in pgn
+    finally:
+        remove_folder(folder)
+    year = time.localtime()[0]
+    assert today() == ("%d.%02d.%02d" % time.localtime()[:3] if year >= 2024 else "")
+
+
+def test_an_old_save_without_the_new_settings_still_resumes():
+    text = ("rules chess960\nfen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\n"
+            "moves e2e4 e7e5\nsettings engine black level 20 time 5000\n")
+    game = load_game(text)
+    assert len(game.moves) == 2 and game.date is None
+    game.date = "2026.01.02"
+    assert load_game(game.save_text()).date == "2026.01.02"
+
+
+def _begin_a_set_up(folder, GameStore):
+    c, said = console("chess960", 518)
+    c.resume(GameStore(folder))
+    for line in ("new setup", "c1", "d1", "flip", "quit"):
+        c.handle(line)
+
+
+def test_a_set_up_phase_left_by_quit_is_taken_up_again():
+    folder = scratch_folder("setup")
+    try:
+        _begin_a_set_up(folder, GameStore)  # then quit
+        gc.collect()  # (a small heap holds one console at a time)
+        again, said = console("chess960", 518)
+        assert again.resume(GameStore(folder))
+        assert again.setup and [f for _, f in again.setup.setup.placed] == [2, 3]
+        assert again.flipped
+        assert "Resuming your set-up phase (chess960, 2 placed); type new for a new game." in said
+        for line in ("a1", "b1", "f1", "h1"):
+            again.handle(line)
+        assert again.setup is None
+        assert again.game.start_fen.startswith("qnbbrnkr/pppppppp/8/8/8/8/PPPPPPPP/QNBBRNKR w")
+    finally:
+        remove_folder(folder)
+
