@@ -22,11 +22,11 @@ PACKAGE = FIRMWARE / "micro960"
 
 # command: (source file, the functions that read its arguments)
 FIRMWARE_PARSERS = {
-    "perft": ("commands.py", ("perft_command", "take_rules")),
-    "startpos": ("commands.py", ("startpos_command", "take_rules")),
-    "replay": ("commands.py", ("replay_command",)),
-    "eboard-sim": ("eboard_sim.py", ("main",)),
-    "play": ("play.py", None),
+    "perft": ("text/commands.py", ("perft_command", "take_rules")),
+    "startpos": ("text/commands.py", ("startpos_command", "take_rules")),
+    "replay": ("text/commands.py", ("replay_command",)),
+    "eboard-sim": ("eboard/sim.py", ("main",)),
+    "play": ("text/play.py", None),
 }
 
 

@@ -128,7 +128,10 @@ def test_free_heap_with_each_mode_loaded(pico, capsys, mode, code):
 # --pico` prints the figure). Issue 16 brought it to 125,520; issue 25's
 # hardening (a game's end archived first and never fatal, Ctrl-C, the saved
 # look and set-up phase, PGN players and date, searchmoves) took 976 bytes.
-CONSOLE_FREE_BYTES = 124000
+# Issue 26's folders took about 1 KB more (the package objects and longer
+# module and file names): 123,328 measured with the C stack scrubbed first
+# (pico_bench.FREE_HEAP), 124,464 on main before it the same way.
+CONSOLE_FREE_BYTES = 123000
 
 
 def test_the_console_with_a_16_kb_table_leaves_its_heap_free(pico, capsys):
