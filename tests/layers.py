@@ -57,7 +57,7 @@ FLAT = {
     "drivers": "sensor_matrix sensor_mcp23017 sensor_shift165 led_shift595 led_ws2812 "
                "ssd1306 occupancy",
     "rules": "position fen movegen startpos rules setup notation ucimove pgn replay history game",
-    "engine": "search quiescence evaluate see ordering tt skill bench",
+    "engine": "search quiescence evaluate network netfile see ordering tt skill bench",
     "device": "board clock storage selftest",
     "eboard": "eboard eboard_game eboard_ponder eboard_setup eboard_sim sensorboard "
               "scanner debounce display",

@@ -128,10 +128,11 @@ def test_ponder_hit_and_miss(engine, board):
         if expected is not None:
             assert expected in board.legal_moves
         replies = sorted(board.legal_moves, key=lambda move: move.uci())
-        if turn % 2 == 0 and expected is not None:
-            board.push(expected)  # a hit
+        others = [move for move in replies if move != expected]
+        if (turn % 2 == 0 and expected is not None) or not others:
+            board.push(expected)  # a hit (also where it is the only reply)
         else:
-            board.push(next(move for move in replies if move != expected))  # a miss
+            board.push(others[0])  # a miss
     play(engine, board, chess.engine.Limit(time=0.1), 0.1)
 
 

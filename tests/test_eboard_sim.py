@@ -18,7 +18,7 @@ import pytest
 
 REPO = Path(__file__).resolve().parent.parent
 CORPUS = sorted((REPO / "tests" / "eboard").glob("*.txt"))
-# These run on the MicroPython unix port too (192K heap, as the console).
+# These run on the MicroPython unix port too (224K heap, as the console).
 ON_MICROPYTHON = ("castle-h-swap-sp3", "castle-a-king-step-sp709", "en-passant",
                   "promotion", "takeback", "engine-replies")
 

@@ -221,7 +221,7 @@ def test_a_queen_up_scores_above_a_queen_down():
     """Not for the tiny network (too little data to learn values): for the
     committed weights, when present."""
     from pathlib import Path
-    path = Path(__file__).resolve().parent.parent / "host_tools" / "nnue" / "micro960.nnue"
+    path = Path(__file__).resolve().parent.parent / "firmware" / "micro960" / "micro960.nnue"
     if not path.exists():
         pytest.skip("no committed weights yet")
     w = reference.read(path)

@@ -405,10 +405,10 @@ print(" ".join(board.game.game.san_moves()), kind, len(lit), mask == sum(1 << i 
 
 def test_the_device_loop_with_game_and_engine_fits_the_console_heap_on_micropython():
     """The whole of MODE "eboard" (drivers, scanner, inference, engine with a
-    16 KB table), from .mpy as on a board, in the console's 192K heap."""
+    16 KB table), from .mpy as on a board, in the console's 224K heap."""
     firmware, fakes = mpy_paths()
     code = REAL_GAME_ON_MICROPYTHON % {"firmware": firmware, "fakes": fakes, "start": START}
-    result = runtime.run_micropython(code, heap="192K", timeout=120)
+    result = runtime.run_micropython(code, heap="224K", timeout=120)
     assert result.returncode == 0, result.stdout + result.stderr
     assert result.stdout.strip() == "e4 move 2 True", result.stdout
 
@@ -439,7 +439,7 @@ def test_the_device_loop_draws_the_game_on_its_display_on_micropython():
     e2), and again when `eval` asks for the evaluation."""
     firmware, fakes = mpy_paths()
     code = DISPLAYED_GAME_ON_MICROPYTHON % {"firmware": firmware, "fakes": fakes, "start": START}
-    result = runtime.run_micropython(code, heap="192K", timeout=120)
+    result = runtime.run_micropython(code, heap="224K", timeout=120)
     assert result.returncode == 0, result.stdout + result.stderr
     assert result.stdout.strip() == "True 2 3 True False the display shows the evaluation", \
         result.stdout

@@ -2,7 +2,7 @@
 the held-back games (the data file's last --validation, as train.py holds
 them back), beside micro960's hand-written evaluation on the same positions.
 
-    python -m host_tools.nnue.validate --weights host_tools/nnue/micro960.nnue \
+    python -m host_tools.nnue.validate --weights firmware/micro960/micro960.nnue \
         --data build/nnue/positions.tsv
 """
 import argparse
@@ -43,7 +43,7 @@ def report(name, scores, labels, k):
 def build_parser():
     p = argparse.ArgumentParser(prog="python -m host_tools.nnue.validate",
                                 description="The network and the hand-written evaluation against Stockfish.")
-    p.add_argument("--weights", default="host_tools/nnue/micro960.nnue", help="the weights file")
+    p.add_argument("--weights", default="firmware/micro960/micro960.nnue", help="the weights file")
     p.add_argument("--data", default="build/nnue/positions.tsv", help="generate.py's file")
     p.add_argument("--validation", type=float, default=0.05, help="the share held back, as in training")
     p.add_argument("--k", type=float, default=400.0, help="the sigmoid's scale in centipawns")

@@ -60,6 +60,19 @@ def run(seconds=1, out=print):
         out("perft %s depth %d: %d %s (%d ms)" % (name, depth, count, verdict, ms))
         if count != expected:
             failures.append("perft %s depth %d gave %d, not %d" % (name, depth, count, expected))
+    from ..compat import load, release
+    try:
+        net = load("engine.netfile").read()  # what the search would stop on, as a finding
+        out("network: N=%d, ok" % net.hidden)
+        net = None
+    except Exception as e:
+        failures.append("network: %s" % _reason(e))
+        out("network: %s" % _reason(e))
+        summary["passed"] = False
+        out("FAILED: " + "; ".join(failures))
+        return summary
+    finally:
+        release("engine.netfile")
     try:
         _search(seconds, summary, out)
     except Exception as e:

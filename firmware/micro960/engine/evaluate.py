@@ -1,4 +1,8 @@
-"""Static evaluation: tapered material and piece-square values, mobility,
+"""The hand-written evaluation, which the engine used before engine/network.py:
+no board loads it now (flash.py's PC_ONLY); host_tools/nnue/validate.py
+compares it with the network against Stockfish.
+
+Static evaluation: tapered material and piece-square values, mobility,
 bishop pair, pawn structure (passed pawns by the kings' distance to the
 square in front in the endgame), rooks on open files, king safety (pieces
 bearing on the squares round the king, shelter pawns, open files beside

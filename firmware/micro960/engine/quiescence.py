@@ -9,10 +9,10 @@ preallocated frame array instead, so the whole quiescence tree costs one call
 and no stack. On CPython the same source runs as plain Python (compat.viper).
 """
 from micro960.compat import const, micropython, ptr8, ptr16, ptr32, stack_use  # noqa: F401
-from micro960.engine.evaluate import TABLE, WORK, white_score
 from micro960.rules.movegen import generate
+from micro960.engine.network import score as net_score
 from micro960.engine.ordering import order_moves
-from micro960.rules.position import TO64, TO120, pop_move, push_move, attacked
+from micro960.rules.position import TO120, pop_move, push_move, attacked
 from micro960.engine.see import VALUES, see_ge
 
 _MATE = const(30000)
@@ -21,7 +21,7 @@ _MAX_PLY = const(32)  # as in engine/search.py
 _CHECK_MASK = const(15)  # search.CHECK_MASK: limits and input every 16 nodes
 _SIDE = const(0)  # rules/position.py's state fields, as constants for viper code
 _EP = const(1)
-_RIGHTS = const(2)
+_PLY = const(5)
 
 # Each ply of the quiescence tree keeps its state in the fields below, in
 # that ply's frame of Search.plies (search.FRAME fields a ply), which the
@@ -72,9 +72,12 @@ def quiesce(search, alpha: int, beta: int, ply: int, start: int) -> int:
     order = ptr16(order_obj)
     history = search.history
     frame = ptr16(search.plies)
-    to64 = TO64  # the evaluation's tables, looked up once rather than per node
-    table = TABLE
-    work = WORK
+    net = search.net
+    acc = net.acc
+    rows = net.rows
+    shape = net.shape
+    pending = net.pending
+    hidden = int(net.hidden)
     to120 = ptr8(TO120)
     value = ptr16(VALUES)
     lrs = int(search.lrs)
@@ -115,10 +118,8 @@ def quiesce(search, alpha: int, beta: int, ply: int, start: int) -> int:
                     if in_check and not at_limit:
                         best = -_INFINITE  # no standing pat in check: every evasion is searched
                     else:
-                        best = int(white_score(board_obj, squares, counts_obj, kings_obj, to64,
-                                               table, work, state[_RIGHTS]))
-                        if us != 8:
-                            best = -best
+                        best = int(net_score(acc, rows, shape, pending, state[_PLY], us,
+                                             counts_obj, kings_obj))
                         if at_limit or best >= beta:
                             result = best
                         elif best > alpha:
@@ -199,7 +200,7 @@ def quiesce(search, alpha: int, beta: int, ply: int, start: int) -> int:
                         move = 0
                         continue  # the exchange on that square loses material
                 push_move(board_obj, squares, slot, counts_obj, kings_obj, keep, state_obj, saved,
-                      move, en_passant)
+                      move, en_passant, pending, hidden)
                 if not lrs and attacked(board_obj, kings[us >> 4], them):
                     pop_move(board_obj, squares, slot, counts_obj, kings_obj, state_obj, saved, move)
                     move = 0

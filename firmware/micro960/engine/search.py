@@ -11,10 +11,10 @@ import math
 import random
 
 from micro960.compat import const, micropython, ptr8, ptr16, ptr32, ticks_diff, ticks_ms, zeros  # noqa: F401
-from micro960.engine.evaluate import TABLE, WORK, white_score
 from micro960.rules.movegen import gives_check, has_legal_move, legal_moves, pseudo_moves
+from micro960.engine.network import mate_drive, network, null_move, refresh, score as net_score
 from micro960.engine.ordering import age_history, order_moves, record_cut
-from micro960.rules.position import TO64, TO120, pop_move, push_move, attacked
+from micro960.rules.position import TO120, pop_move, push_move, attacked
 from micro960.engine.quiescence import quiesce
 from micro960.engine.see import see_ge
 from micro960.engine.tt import TranspositionTable
@@ -28,8 +28,8 @@ MAX_PLY = const(32)
 MATE_BOUND = const(29000)  # scores beyond this are mates
 # The clock, the node limit and the input are looked at every 16 nodes
 # (nodes & CHECK_MASK == 0; engine/quiescence.py keeps the same). A Pico searches
-# about 1,650 nodes a second (`micro960 bench --pico`, the emulated board's
-# own clock), so that is every 10 ms or so, within the default Move Overhead
+# about 2,200 nodes a second (`micro960 bench --pico`, the emulated board's
+# own clock), so that is every 7 ms or so, within the default Move Overhead
 # of 30 ms: there `go movetime 500` answers after 484 ms. It costs the unix
 # port about 1% of its UCI speed.
 CHECK_MASK = const(15)
@@ -37,7 +37,6 @@ CHECK_MASK = const(15)
 # own constants: MicroPython inlines them, where an imported name is looked up
 # at every use.
 _SIDE = const(0)
-_RIGHTS = const(2)
 _HALFMOVE = const(3)
 _KEY = const(4)
 _PLY = const(5)
@@ -96,6 +95,7 @@ class Search:
         self.order = zeros("H", buffer_moves)  # ordering score of each move
         self.killers = zeros("H", 2 * MAX_PLY)
         self.plies = plies()  # each ply's state: _tree's, and below its leaves quiesce's
+        self.net = network()  # read at the first Search; a bad weights file ends the program here
         self.history = zeros("H", 12 * 64)  # by (piece_row, to-square), as Zobrist keys
         self.root_moves = self.root_scores = None  # at lower skill: every root move's score
         self.root_count = 0
@@ -140,6 +140,8 @@ class Search:
         self.start = ticks_ms()
         self.limits = limits
         self.root_side = pos.side
+        refresh(self.net, pos)  # whatever set the position up, the network starts from it
+        self.net.shape[4] = mate_drive(pos)  # a bare king to mate: score()'s mop-up
         self._budget(limits, pos.side)
         self.tt.new_search()
         for i in range(2 * MAX_PLY):
@@ -394,9 +396,12 @@ def _tree(search, depth: int, alpha: int, beta: int) -> int:
     tt_moves = ptr16(tt.moves)
     tt_scores = ptr16(tt.scores)
     tt_info = ptr8(tt.info)
-    to64 = TO64  # the evaluation's tables, looked up once rather than per node
-    table = TABLE
-    work = WORK
+    net = search.net
+    acc = net.acc
+    rows = net.rows
+    shape = net.shape
+    pending = net.pending
+    hidden = int(net.hidden)
     to120 = ptr8(TO120)
     lmr = ptr8(LMR_TABLE)
     lrs = int(search.lrs)
@@ -502,10 +507,8 @@ def _tree(search, depth: int, alpha: int, beta: int) -> int:
             f = ply * FRAME
             static = -INFINITE
             if not (flags & _IN_CHECK):
-                static = int(white_score(board_obj, squares_obj, counts_obj, kings_obj, to64,
-                                         table, work, state[_RIGHTS]))
-                if us != _WHITE:
-                    static = -static
+                static = int(net_score(acc, rows, shape, pending, state[_PLY], us, counts_obj,
+                                       kings_obj))
                 flags |= _IMPROVING
                 # Worse than two plies ago: this line is going nowhere, prune harder.
                 if ply >= 2 and static <= frame[f - 2 * FRAME + _STATIC] - _BIAS:
@@ -659,7 +662,7 @@ def _tree(search, depth: int, alpha: int, beta: int) -> int:
                         i += 1
                         continue
                 push_move(board_obj, squares_obj, slot, counts_obj, kings_obj, keep, state_obj, saved,
-                      move, en_passant)
+                      move, en_passant, pending, hidden)
                 if not lrs and attacked(board_obj, kings[us >> 4], them):
                     pop_move(board_obj, squares_obj, slot, counts_obj, kings_obj, state_obj, saved,
                          move)
@@ -718,6 +721,7 @@ def _tree(search, depth: int, alpha: int, beta: int) -> int:
             null_ok = 1
             if phase == _NULL:
                 pos.push_null()
+                null_move(pending, state[_PLY] - 1)
                 extra = (static - beta) // 200  # far above beta: reduce more
                 depth = depth - 3 - depth // 4 - (extra if extra < 3 else 3)
                 alpha = -beta

@@ -7,7 +7,7 @@ holds OFF so a piece walking off the board stops without a range check.
 Moves are 16-bit ints: from-square (0-63) | to-square (0-63) << 6 | flag << 12.
 Castling is "king takes own rook": its to-square is the rook's square.
 """
-from micro960.compat import const, load, micropython, ptr8, ptr32, zeros  # noqa: F401
+from micro960.compat import const, load, micropython, ptr8, ptr16, ptr32, zeros  # noqa: F401
 
 PAWN = const(1)
 KNIGHT = const(2)
@@ -265,7 +265,7 @@ class Position:
     def push(self, move):
         """Make a move; `pop(move)` takes it back."""
         push_move(self.board, self.squares, self.slot, self.counts, self.kings, self.keep,
-              self.state, self.saved, move, self.en_passant)
+              self.state, self.saved, move, self.en_passant, self.board, 0)
 
     def pop(self, move):
         pop_move(self.board, self.squares, self.slot, self.counts, self.kings, self.state,
@@ -318,10 +318,15 @@ def _set(pos, index, value):
 
 @micropython.viper
 def push_move(b: ptr8, squares: ptr8, slot: ptr8, counts: ptr8, kings: ptr8, keep: ptr8,
-              state: ptr32, saved: ptr32, move: int, en_passant: int):
+              state: ptr32, saved: ptr32, move: int, en_passant: int, pending: ptr16, n: int):
     """Make a move on the board, piece lists, key and state; save what
     pop_move needs. Position.push() calls it; the search calls it directly
-    with the position's buffers, saving a method call a node."""
+    with the position's buffers, saving a method call a node.
+
+    With n > 0 (the network's size) it also notes for the network
+    (engine/network.py) which inputs the move adds and removes, in slot ply + 1 of
+    `pending`: they change where the Zobrist key does, whose index is the
+    input's."""
     to120 = ptr8(TO120)
     to64 = ptr8(TO64)
     zp = ptr32(Z_PIECE)
@@ -342,6 +347,10 @@ def push_move(b: ptr8, squares: ptr8, slot: ptr8, counts: ptr8, kings: ptr8, kee
         key ^= int(zx[5 + (int(to64[ep]) & 7)])
     new_ep = 0
     captured = 0
+    added = 0  # network inputs (Zobrist index + 1) the move adds and removes (0: none)
+    added2 = 0
+    removed = 0
+    removed2 = 0
     piece = int(b[fr])
     if flag == 3:  # castling: king takes own rook
         rook = int(b[to])
@@ -373,8 +382,11 @@ def push_move(b: ptr8, squares: ptr8, slot: ptr8, counts: ptr8, kings: ptr8, kee
         kings[us >> 4] = kdst
         zk = (piece - 9 - ((piece >> 3) & 2)) << 6  # piece_row
         zr = (rook - 9 - ((rook >> 3) & 2)) << 6
-        key ^= int(zp[zk | int(to64[fr])]) ^ int(zp[zk | int(to64[kdst])])
-        key ^= int(zp[zr | int(to64[to])]) ^ int(zp[zr | int(to64[rdst])])
+        removed = (zk | int(to64[fr])) + 1
+        added = (zk | int(to64[kdst])) + 1
+        removed2 = (zr | int(to64[to])) + 1
+        added2 = (zr | int(to64[rdst])) + 1
+        key ^= int(zp[removed - 1]) ^ int(zp[added - 1]) ^ int(zp[removed2 - 1]) ^ int(zp[added2 - 1])
         halfmove += 1
     else:
         captured = int(b[to])
@@ -393,7 +405,8 @@ def push_move(b: ptr8, squares: ptr8, slot: ptr8, counts: ptr8, kings: ptr8, kee
             slot[moved] = s
             counts[c] = int(counts[c]) - 1
             saved[3 * ply + 2] = s
-            key ^= int(zp[((captured - 9 - ((captured >> 3) & 2)) << 6) | int(to64[victim])])
+            removed2 = (((captured - 9 - ((captured >> 3) & 2)) << 6) | int(to64[victim])) + 1
+            key ^= int(zp[removed2 - 1])
             if captured & 7 == 6:  # a king, under LRS rules
                 kings[c] = 0
             halfmove = 0
@@ -405,11 +418,13 @@ def push_move(b: ptr8, squares: ptr8, slot: ptr8, counts: ptr8, kings: ptr8, kee
         s = int(slot[fr])
         squares[s] = to
         slot[to] = s
-        key ^= int(zp[((piece - 9 - ((piece >> 3) & 2)) << 6) | int(to64[fr])])
+        removed = (((piece - 9 - ((piece >> 3) & 2)) << 6) | int(to64[fr])) + 1
+        key ^= int(zp[removed - 1])
         if flag >= 4:
             piece = us | (flag - 2)
         b[to] = piece
-        key ^= int(zp[((piece - 9 - ((piece >> 3) & 2)) << 6) | int(to64[to])])
+        added = (((piece - 9 - ((piece >> 3) & 2)) << 6) | int(to64[to])) + 1
+        key ^= int(zp[added - 1])
         if piece & 7 == 6:
             kings[us >> 4] = to
         elif flag == 1 and en_passant:  # double push: en passant square if a pawn can use it
@@ -429,6 +444,15 @@ def push_move(b: ptr8, squares: ptr8, slot: ptr8, counts: ptr8, kings: ptr8, kee
     state[_EP] = new_ep
     state[_HALFMOVE] = halfmove
     state[_KEY] = key
+    if n:
+        # The network's accumulators of the new ply are made when it is
+        # scored (network.score): here only what to add and take off.
+        p = ((ply + 1) & 31) * 5
+        pending[p] = added
+        pending[p + 1] = removed
+        pending[p + 2] = added2
+        pending[p + 3] = removed2
+        pending[p + 4] = 0  # not made yet
 
 
 @micropython.viper

@@ -5,7 +5,7 @@ ply answers a check with every evasion, so a mate on the horizon is seen.
 Scores are compared with the evaluation of the position the search should
 end in.
 """
-from micro960.engine.evaluate import evaluate
+from micro960.engine import network
 from micro960.rules.game import Game
 from micro960.engine.quiescence import quiesce
 from micro960.engine.search import INFINITE, MATE, Limits, Search
@@ -21,12 +21,13 @@ def qsearch(fen, alpha=-INFINITE, beta=INFINITE, rules="chess960"):
     search.pos = game.pos
     search.lrs = game.pos.king_capture
     search.nodes = 0
+    network.refresh(search.net, game.pos)  # as the search does at its root
     return quiesce(search, alpha, beta, 0, 0), search.nodes
 
 
 def static(fen):
-    """The evaluation, for the side to move."""
-    return evaluate(Game("chess960", fen).pos)
+    """The evaluation (the network's), for the side to move."""
+    return network.evaluate(Game("chess960", fen).pos)
 
 
 def test_a_quiet_position_stands_pat():

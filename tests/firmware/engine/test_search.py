@@ -86,7 +86,8 @@ def test_the_search_allocates_nothing_per_node():
         game = Game(rules, fen)
         search.think(game, Limits(depth=1))  # anything made once, made now
         small, few = allocated_by(search, game, 3)
-        large, many = allocated_by(search, game, 5)
+        # (depth 6: some positions' trees grow less than 4 times from 3 to 5 plies)
+        large, many = allocated_by(search, game, 6)
         assert many >= 4 * few, (fen, few, many)
         assert large <= FIXED_BYTES, (fen, large, many)
         # Not one more object for thousands more nodes (a 16-byte object

@@ -1,0 +1,238 @@
+"""The learned evaluation: host_tools/nnue/reference.py's integer network,
+(768 -> N) x 2 perspectives -> 1, scored exactly as reference.evaluate does.
+
+The weights file (micro960.nnue, in the package's folder) is read once, when the
+first search is made (engine/netfile.py), into one 16-bit array `rows`:
+
+    rows[0:N]            an all-zero row: "no input" for push_move's update
+    rows[(i+1)*N:...]    the first layer's row of input i (0-767)
+    rows[769*N:770*N]    the first layer's bias
+    rows[770*N:...]      the output weights, 2N a bucket; then the output
+                         biases, two halves of an int32 each; then the CRC
+
+Input i from White's perspective is position.piece_row(piece) * 64 +
+square: the piece's Zobrist index. From Black's the board is turned upside
+down and the colours swap: i ^ 56, 384 further on or back.
+
+The accumulators are a stack of 32 slots of 2N int16 values (White's
+perspective, then Black's), indexed by the position's undo-stack ply & 31.
+push_move notes in `pending` which inputs the move into slot ply + 1 adds
+and removes, and marks the slot not made; score() makes it (and any slot
+above it not made yet) from the nearest made slot above, when the node is
+scored: a node cut off before its score costs nothing here, and pop_move
+has nothing to undo. A search never goes 32 plies below its root, so the
+slots of one search's path never meet; the search refreshes the root's
+slot in full (and marks it made) before it starts.
+
+Values are kept as unsigned 16-bit (viper's ptr16 reads them so): sums wrap
+mod 2**16 and stay right as long as the true value fits int16, which
+reference.py's ranges promise; score() sign-extends where it must.
+"""
+from micro960.compat import const, micropython, ptr8, ptr16, zeros  # noqa: F401
+from micro960.rules.position import TO64
+
+SLOTS = const(32)  # accumulator slots; their index is the ply & 31
+_LIMIT = const(20000)  # no network score may look like a mate (search.MATE_BOUND)
+
+_network = None
+
+
+class Network:
+    """The weights (rows), their shape, and the accumulator stack."""
+
+    def __init__(self, rows, hidden, buckets, qa, qb):
+        self.rows = rows
+        self.hidden = hidden
+        self.buckets = buckets
+        self.qa = qa
+        self.qb = qb
+        self.acc = zeros("H", SLOTS * 2 * hidden)
+        # Per slot, what the move into it adds and removes (push_move's four
+        # inputs + 1, 0 for none) and whether the slot is made (1) or not (0).
+        self.pending = zeros("H", SLOTS * 5)
+        self.shape = zeros("H", 5)  # what score() needs to know: N, buckets, QA, QB, mop-up
+        self.shape[0], self.shape[1], self.shape[2], self.shape[3] = hidden, buckets, qa, qb
+
+
+def network():
+    """The network, read from its file (engine/netfile.py) on the first call. A
+    missing or bad file ends the program with one line saying why: never a
+    wrong score. (Every front end makes its Search, which calls this, at start.)"""
+    global _network
+    if _network is None:
+        from ..compat import load, release
+        try:
+            _network = load("engine.netfile").read()
+        except ValueError as e:
+            print("micro960: no network: %s" % e)
+            raise SystemExit(1)
+        finally:
+            release("engine.netfile")  # its code is needed no more
+    return _network
+
+
+def refresh(net, pos):
+    """Set the accumulators of pos's current ply from its pieces."""
+    ply = pos.state[5] & (SLOTS - 1)
+    fill(net.acc, net.rows, net.hidden, ply, pos.board, pos.squares, pos.counts)
+    net.pending[ply * 5 + 4] = 1
+
+
+def fill(acc, rows, n, ply, board, squares, counts):
+    """Both perspectives' accumulators at slot `ply`: bias plus the rows of
+    every piece (see refresh). Plain Python: it runs once a search, and
+    bytecode takes less heap than viper's machine code."""
+    bias = 769 * n
+    for side in range(2):
+        at = (ply * 2 + side) * n
+        for j in range(n):
+            acc[at + j] = rows[bias + j]
+        for c in range(2):
+            for i in range(16 * c, 16 * c + counts[c]):
+                sq = squares[i]
+                piece = board[sq]
+                code = ((piece - 9 - ((piece >> 3) & 2)) << 6) | TO64[sq]  # piece_row, square
+                if side:
+                    code ^= 56
+                    code = code + 384 if code < 384 else code - 384
+                row = (code + 1) * n
+                for j in range(n):
+                    acc[at + j] = (acc[at + j] + rows[row + j]) & 0xFFFF
+
+
+def null_move(pending, ply):
+    """A null move into slot ply + 1 (ply: the position's before it): no
+    input changes."""
+    p = ((ply + 1) & (SLOTS - 1)) * 5
+    for i in range(p, p + 5):
+        pending[i] = 0
+
+
+@micropython.viper
+def score(acc: ptr16, rows: ptr16, shape: ptr16, pending: ptr16, ply: int, side: int,
+          counts: ptr8, kings: ptr8) -> int:
+    """The side to move's score in centipawns at slot `ply`: its accumulators
+    made first if they are not (from the nearest slot above that is, by
+    the inputs push_move noted); then the clipped ReLU and the dot product
+    with the output weights of the bucket the pieces on the board (`counts`
+    a side, kings included) choose. shape: N, buckets, QA, QB, and the
+    mop-up switch (Network.shape).
+
+    With the switch on (mate_drive), a position with a bare king scores
+    instead 1000 for the other side, plus 20 for each step the bare king
+    stands from the centre and 10 for each the kings come closer: what
+    mates it within fifty moves, where a network trained on games (which
+    scarcely see such endings) wanders. No part of the network."""
+    if int(shape[4]) and (int(counts[0]) == 1 or int(counts[1]) == 1) and \
+            int(kings[0]) and int(kings[1]) and int(counts[0]) + int(counts[1]) > 2:
+        to64 = ptr8(TO64)
+        white = int(to64[kings[0]])
+        black = int(to64[kings[1]])
+        weak = black if int(counts[1]) == 1 else white
+        f = weak & 7
+        r = weak >> 3
+        edge = (3 - f if f < 4 else f - 4) + (3 - r if r < 4 else r - 4)
+        df = (white & 7) - (black & 7)
+        dr = (white >> 3) - (black >> 3)
+        near = (df if df > 0 else -df) + (dr if dr > 0 else -dr)
+        bonus = 1000 + 20 * edge + 10 * (14 - near)
+        if weak == black:  # White drives
+            return bonus if side == 8 else -bonus
+        return -bonus if side == 8 else bonus
+    pieces = int(counts[0]) + int(counts[1])
+    n = int(shape[0])
+    here = ply & (SLOTS - 1)
+    k = here
+    while int(pending[k * 5 + 4]) == 0:  # the root's slot is made (refresh)
+        k = (k - 1) & (SLOTS - 1)
+    while k != here:
+        # Make slot k + 1 from slot k: one loop a perspective, over four
+        # rows (castling: two on, two off; a capture one on, two off; a plain
+        # move one of each), the zero row where a move has fewer.
+        src = k * 2 * n
+        k = (k + 1) & (SLOTS - 1)
+        dst = k * 2 * n
+        p = k * 5
+        added = int(pending[p])
+        removed = int(pending[p + 1])
+        added2 = int(pending[p + 2])
+        removed2 = int(pending[p + 3])
+        pending[p + 4] = 1
+        for _side in range(2):
+            a1 = added * n
+            r1 = removed * n
+            a2 = added2 * n  # row 0 is all zeros: a plain move or a capture adds it
+            r2 = removed2 * n
+            for j in range(n):
+                acc[dst + j] = (int(acc[src + j]) + int(rows[a1 + j]) + int(rows[a2 + j]) -
+                                int(rows[r1 + j]) - int(rows[r2 + j])) & 0xFFFF
+            src += n
+            dst += n
+            # Black's perspective: the board upside down (square ^ 56), the
+            # colours swapped; 0 (no input) stays 0.
+            if added:
+                added = ((added - 1) ^ 56) + (385 if added <= 384 else -383)
+            if removed:
+                removed = ((removed - 1) ^ 56) + (385 if removed <= 384 else -383)
+            if added2:
+                added2 = ((added2 - 1) ^ 56) + (385 if added2 <= 384 else -383)
+            if removed2:
+                removed2 = ((removed2 - 1) ^ 56) + (385 if removed2 <= 384 else -383)
+    buckets = int(shape[1])
+    qa = int(shape[2])
+    bucket = (pieces - 2) * buckets // 30 if pieces > 2 else 0
+    if bucket > buckets - 1:
+        bucket = buckets - 1
+    w2 = 770 * n + bucket * 2 * n
+    b2 = 770 * n + buckets * 2 * n + 2 * bucket
+    out = (((int(rows[b2 + 1]) ^ 0x8000) - 0x8000) << 16) | int(rows[b2])  # int32, signed
+    at = here * 2 * n
+    ours = at if side == 8 else at + n
+    theirs = at + n if side == 8 else at
+    for j in range(n):
+        # The clipped ReLU (an accumulator above 32767 is negative: 0), then
+        # the product with the output weight, sign-extended ((x ^ 0x8000) - 0x8000).
+        v = int(acc[ours + j])
+        if v > qa:
+            v = 0 if v & 0x8000 else qa
+        out += v * ((int(rows[w2 + j]) ^ 0x8000) - 0x8000)
+        v = int(acc[theirs + j])
+        if v > qa:
+            v = 0 if v & 0x8000 else qa
+        out += v * ((int(rows[w2 + n + j]) ^ 0x8000) - 0x8000)
+    d = qa * int(shape[3])
+    cp = out // d if out >= 0 else -((d - 1 - out) // d)  # floor division on both runtimes
+    if cp > _LIMIT:
+        return _LIMIT
+    if cp < -_LIMIT:
+        return -_LIMIT
+    return cp
+
+
+def mate_drive(pos):
+    """1 if pos has a bare king and, against it, a rook, a queen or two
+    bishops: the search then scores by score()'s mop-up instead of the
+    network (Search.think sets Network.shape[4] by it), else 0."""
+    counts = pos.counts
+    if not (pos.kings[0] and pos.kings[1]) or (counts[0] == 1) == (counts[1] == 1):
+        return 0
+    strong = 0 if counts[1] == 1 else 1
+    bishops = 0
+    for i in range(16 * strong, 16 * strong + counts[strong]):
+        kind = pos.board[pos.squares[i]] & 7
+        if kind in (4, 5):
+            return 1
+        bishops += kind == 3
+    return 1 if bishops >= 2 else 0
+
+
+def evaluate(pos, net=None):
+    """Score of pos for the side to move, in centipawns (refreshes its slot)."""
+    net = net or network()
+    refresh(net, pos)
+    drive = net.shape[4]
+    net.shape[4] = 0  # the network's own score
+    value = score(net.acc, net.rows, net.shape, net.pending, pos.state[5], pos.state[0],
+                  pos.counts, pos.kings)
+    net.shape[4] = drive
+    return value
