@@ -129,7 +129,7 @@ def test_free_heap_with_each_mode_loaded(pico, capsys, mode, code):
 # hardening (a game's end archived first and never fatal, Ctrl-C, the saved
 # look and set-up phase, PGN players and date, searchmoves) took 976 bytes.
 # Issue 26's folders took about 1 KB more (the package objects and longer
-# module and file names): 123,328 measured with the C stack scrubbed first
+# module and file names): 123,312 measured with the C stack scrubbed first
 # (pico_bench.FREE_HEAP), 124,464 on main before it the same way.
 CONSOLE_FREE_BYTES = 123000
 
