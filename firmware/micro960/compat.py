@@ -52,7 +52,7 @@ def zeros(typecode, count):
 
 
 def load(name):
-    """The module micro960.<name> (e.g. "fen"), imported now if it is not
+    """The module micro960.<name> (e.g. "rules.fen"), imported now if it is not
     loaded: the one way to a module used now and then that a module below
     it cannot import (Position's FEN code). release() gives it back."""
     import sys

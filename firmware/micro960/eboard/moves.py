@@ -44,7 +44,8 @@ What it recognises, and how:
 """
 from micro960.rules.movegen import legal_moves, move_buffer
 from micro960.rules.notation import san
-from micro960.rules.position import BLACK, CASTLE, EN_PASSANT, FILES, PROMOTE_N, PROMOTE_Q, TO64, TO120, WHITE
+from micro960.rules.position import (BLACK, CASTLE, EN_PASSANT, FILES, PROMOTE_N, PROMOTE_Q, TO64,
+                                     TO120, WHITE)
 from micro960.rules.position import castle_squares as position_castle_squares
 
 # Status values.

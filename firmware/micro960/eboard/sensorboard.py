@@ -32,7 +32,7 @@ except ImportError:  # CPython
         sleep(ms / 1000)
 
 PROMOTION_PIECES = "qnrb"  # the order a button press steps through
-PIECE_NAMES = {"q": "queen", "r": "rook", "b": "bishop", "n": "knight"}
+PIECE_NAMES = ("queen", "knight", "rook", "bishop")  # of PROMOTION_PIECES, in its order
 
 
 def make_sensor(config, machine=None):
@@ -239,13 +239,13 @@ class SensorBoard:
 
     def choose(self, piece):
         self.game.promote(piece)
-        self.out("promotion: %s" % PIECE_NAMES[piece])
+        self.out("promotion: %s" % PIECE_NAMES[PROMOTION_PIECES.index(piece)])
 
     def typed(self, line):
         """A line from the console: a promotion piece, eval, or a hint."""
         word = line.strip().lower()
-        for letter in PIECE_NAMES:
-            if word in (letter, PIECE_NAMES[letter]):
+        for letter, name in zip(PROMOTION_PIECES, PIECE_NAMES):
+            if word in (letter, name):
                 return self.choose(letter)
         if word == "eval" and self.display is not None:
             self.evaluation = not self.evaluation

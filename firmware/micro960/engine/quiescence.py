@@ -152,7 +152,7 @@ def quiesce(search, alpha: int, beta: int, ply: int, start: int) -> int:
             f = (ply) * _FRAME
             if result != _INFINITE:
                 pop_move(board_obj, squares, slot, counts_obj, kings_obj, state_obj, saved,
-                     frame[f + _MOVE])
+                         frame[f + _MOVE])
                 if stopped:
                     result = 0
                 else:
@@ -200,9 +200,10 @@ def quiesce(search, alpha: int, beta: int, ply: int, start: int) -> int:
                         move = 0
                         continue  # the exchange on that square loses material
                 push_move(board_obj, squares, slot, counts_obj, kings_obj, keep, state_obj, saved,
-                      move, en_passant, pending, hidden)
+                          move, en_passant, pending, hidden)
                 if not lrs and attacked(board_obj, kings[us >> 4], them):
-                    pop_move(board_obj, squares, slot, counts_obj, kings_obj, state_obj, saved, move)
+                    pop_move(board_obj, squares, slot, counts_obj, kings_obj, state_obj, saved,
+                             move)
                     move = 0
                     continue
                 break

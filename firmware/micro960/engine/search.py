@@ -10,7 +10,8 @@ allocates nothing per node.
 import math
 import random
 
-from micro960.compat import const, micropython, ptr8, ptr16, ptr32, ticks_diff, ticks_ms, zeros  # noqa: F401
+from micro960.compat import (const, micropython, ptr8, ptr16, ptr32, ticks_diff,  # noqa: F401
+                             ticks_ms, zeros)
 from micro960.rules.movegen import gives_check, has_legal_move, legal_moves, pseudo_moves
 from micro960.engine.network import mate_drive, network, null_move, refresh, score as net_score
 from micro960.engine.ordering import age_history, order_moves, record_cut
@@ -590,7 +591,7 @@ def _tree(search, depth: int, alpha: int, beta: int) -> int:
                 if mode != _DESCEND:
                     # The move's score is known.
                     pop_move(board_obj, squares_obj, slot, counts_obj, kings_obj, state_obj, saved,
-                         move)
+                             move)
                     if stopped:
                         result = 0
                         continue
@@ -661,11 +662,11 @@ def _tree(search, depth: int, alpha: int, beta: int) -> int:
                     if prune and not checks:
                         i += 1
                         continue
-                push_move(board_obj, squares_obj, slot, counts_obj, kings_obj, keep, state_obj, saved,
-                      move, en_passant, pending, hidden)
+                push_move(board_obj, squares_obj, slot, counts_obj, kings_obj, keep, state_obj,
+                          saved, move, en_passant, pending, hidden)
                 if not lrs and attacked(board_obj, kings[us >> 4], them):
                     pop_move(board_obj, squares_obj, slot, counts_obj, kings_obj, state_obj, saved,
-                         move)
+                             move)
                     i += 1
                     continue
                 legal += 1

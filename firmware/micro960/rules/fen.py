@@ -9,9 +9,10 @@ console releases it between those times (compat.release): its code would
 otherwise sit in the heap the whole game. Taking moves back and replaying a
 game set up the start position from a snapshot (Position.restore()) instead.
 """
-from micro960.rules.position import (BISHOP, BLACK, BOTH, FILES, KING, KING_STEPS, KNIGHT, KNIGHT_STEPS,
-                       OFF, PAWN, PIECE_LETTERS, QUEEN, ROOK, ROOK_STEPS, TO64, WHITE,
-                       attacked, parse_square, side_name, square_name)
+from micro960.rules.position import (BISHOP, BLACK, BOTH, FILES, KING, KING_STEPS, KNIGHT,
+                                     KNIGHT_STEPS, OFF, PAWN, PIECE_LETTERS, QUEEN, ROOK,
+                                     ROOK_STEPS, TO64, WHITE, attacked, parse_square, side_name,
+                                     square_name)
 from micro960.rules.movegen import has_legal_ep
 
 

@@ -32,7 +32,8 @@ class History:
     def new(self, fen=None, number=None, black_number=None):
         """Start again from a FEN, a set-up number, or a random set-up."""
         if fen is None:
-            from micro960.rules.startpos import setup_fen  # not loaded where a FEN is always given (UCI)
+            # (not loaded where a FEN is always given: UCI)
+            from micro960.rules.startpos import setup_fen
             fen = setup_fen(self.rules, number, black_number)
         self.pos.set_fen(fen)  # raises ValueError before anything changes
         self.start_fen = self.pos.fen(ep_when="pseudo")

@@ -5,7 +5,8 @@
     >>> uci_text(pos, move), san(pos, move)
     ('g1f3', 'Nf3')
 """
-from micro960.rules.position import EN_PASSANT, PAWN, PIECE_LETTERS, side_name, square_name  # noqa: F401
+from micro960.rules.position import (EN_PASSANT, PAWN, PIECE_LETTERS, side_name,  # noqa: F401
+                                     square_name)
 # UCI move text has a module of its own (the UCI engine needs nothing else
 # from here); it is part of this module's interface all the same.
 from micro960.rules.ucimove import (  # noqa: F401

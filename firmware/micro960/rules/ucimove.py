@@ -10,7 +10,8 @@ SAN (rules/notation.py), which a board in UCI mode never loads.
     'g1f3'
 """
 from micro960.rules.movegen import legal_moves, move_buffer
-from micro960.rules.position import CASTLE, FILES, PROMOTE_N, TO120, castle_squares, parse_square, square_name
+from micro960.rules.position import (CASTLE, FILES, PROMOTE_N, TO120, castle_squares, parse_square,
+                                     square_name)
 
 PROMOTION_LETTERS = "nbrq"  # flags 4-7
 

@@ -280,7 +280,8 @@ def xboard_command(args):
 
 
 def eboard_sim_command(args):
-    from ..eboard.sim import UsageError as SimUsageError, main as eboard_sim_main  # loaded only when asked for
+    # loaded only when asked for
+    from ..eboard.sim import UsageError as SimUsageError, main as eboard_sim_main
     try:
         return eboard_sim_main(args)
     except SimUsageError as e:

@@ -9,13 +9,11 @@ from micro960.compat import const, release, ticks_ms
 from micro960.rules.game import Game, UNDECIDED
 from micro960.lines import CONSOLE_LIMIT
 from micro960.rules.notation import parse_move, san, san_line, side_name
-from micro960.rules.position import BLACK, CASTLE, OFF, TO64, TO120, WHITE, castle_squares
+from micro960.rules.position import BLACK, BOTH, CASTLE, OFF, TO64, TO120, WHITE, castle_squares
 from micro960.engine.search import MATE, MATE_BOUND, Limits, Search
 
-MAX_LINE = CONSOLE_LIMIT
-BOTH_SIDES = WHITE | BLACK  # side ^ BOTH_SIDES is the other side
 
-ASCII_PIECES = " PNBRQK"
+_ASCII_PIECES = const(" PNBRQK")
 _UNICODE_WHITE = const(" \u2659\u2658\u2657\u2656\u2655\u2654")
 _UNICODE_BLACK = const(" \u265f\u265e\u265d\u265c\u265b\u265a")
 
@@ -106,8 +104,8 @@ class Console:
 
     def forget(self):
         """Give a board back the heap of the modules used now and then."""
-        release("text.console_commands", "rules.startpos", "rules.pgn", "text.console_help", "text.console_setup", "rules.fen",
-                "rules.setup", "text.console_resume")
+        release("text.console_commands", "text.console_help", "text.console_setup",
+                "text.console_resume", "rules.startpos", "rules.pgn", "rules.fen", "rules.setup")
 
     def keep(self):
         """Save the game after every change, so a power cut loses nothing; when
@@ -228,7 +226,7 @@ class Console:
         self.last_move = (game, len(game.moves), text)
         if game.clock:
             game.clock.punch(side)
-            game.clock.start(side ^ BOTH_SIDES)
+            game.clock.start(side ^ BOTH)
 
     def typed_while_thinking(self):
         """Polled by the search: True makes the engine move now (Enter or
@@ -243,7 +241,7 @@ class Console:
             self.running = False
         elif word not in ("", "stop"):
             self.out("error: %r was typed while the engine thought; type it again now"
-                     % line.strip()[:MAX_LINE].replace("\x1a", "?"))  # as it was echoed
+                     % line.strip()[:CONSOLE_LIMIT].replace("\x1a", "?"))  # as it was echoed
             return False
         return True
 
@@ -422,7 +420,7 @@ def _glyph(p, unicode, dark):
     kind = p & 7
     if unicode:
         return (_UNICODE_WHITE if p & WHITE else _UNICODE_BLACK)[kind]
-    letter = ASCII_PIECES[kind]
+    letter = _ASCII_PIECES[kind]
     return letter if p & WHITE else letter.lower()
 
 
@@ -434,8 +432,8 @@ def _painted(glyph, p, dark, marked):
 
 
 def _check_line(line):
-    if len(line) > MAX_LINE:
-        return "line too long (more than %d characters)" % MAX_LINE
+    if len(line) > CONSOLE_LIMIT:
+        return "line too long (more than %d characters)" % CONSOLE_LIMIT
     for ch in line:
         if ch == "\x1a" or ord(ch) > 127:  # lines.FOREIGN: a character not in ASCII
             return "only plain letters, digits and signs are read (Nf3, not a chess symbol)"

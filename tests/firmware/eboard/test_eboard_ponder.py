@@ -1,4 +1,4 @@
-"""Pondering at the sensor board (eboard_ponder.py): the engine searches its
+"""Pondering at the sensor board (eboard/pondering.py): the engine searches its
 answer to the move it expects while the person thinks; a hit keeps the
 search and starts the engine's time at the hit, a miss stops it at the
 first square the expected move does not touch, a typed line stops it, and
