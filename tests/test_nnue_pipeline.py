@@ -126,7 +126,7 @@ def test_weights_file_round_trips_with_its_checksum(pipeline):
     (lambda d: d[:100] + bytes([d[100] ^ 1]) + d[101:], "checksum"),
     (lambda d: d[:-2] + bytes([d[-2] ^ 0x80, d[-1]]), "checksum"),
     (lambda d: b"XXXX" + d[4:], "not a micro960 weights file"),
-    (lambda d: d[:4] + b"\x02\x00" + d[6:], "version 2"),
+    (lambda d: d[:4] + b"\x03\x00" + d[6:], "version 3"),
     (lambda d: b"", "too short"),
 ])
 def test_a_damaged_weights_file_is_refused(pipeline, tmp_path, damage, message):
@@ -152,8 +152,10 @@ def test_integer_reference_is_the_float_network_on_its_quantized_weights(pipelin
     w = reference.read(pipeline["path"])
     net = pipeline["train"].Network(w.hidden, w.buckets, np.random.default_rng(0))
     scale = pipeline["train"].SCALE
-    net.params["w1"][:reference.INPUTS] = np.array(w.w1).reshape(-1, w.hidden) / w.qa
-    net.params["b1"][...] = np.array(w.b1) / w.qa
+    rows = np.array(w.w1).reshape(-1, w.hidden + 1)  # the units, then the material column
+    net.params["w1"][:reference.INPUTS] = rows[:, :w.hidden] / w.qa
+    net.params["psqt"][:reference.INPUTS] = rows[:, w.hidden] / scale
+    net.params["b1"][...] = np.array(w.b1[:w.hidden]) / w.qa
     net.params["w2"][...] = np.array(w.w2).reshape(w.buckets, -1) / (scale * w.qb)
     net.params["b2"][...] = np.array(w.b2) / (scale * w.qa * w.qb)
     fens = fixed_positions(pipeline)
@@ -196,20 +198,23 @@ def test_features_see_each_side_from_its_own_side():
 
 def test_reference_scores_by_hand_made_weights():
     """The arithmetic on weights small enough to follow by hand: N=1, the
-    clamp at both ends, the floor division."""
+    clamp at both ends, the material column, the floor division."""
     queen = 4 * 64  # "pnbrqk": the queen is piece type 4
-    w1 = [0] * reference.INPUTS
-    w1[queen + 3] = 300  # our queen on d1
-    w1[384 + queen + 59] = -50  # their queen on d8
-    weights = reference.Weights(1, 1, 255, 32, w1, [10], [64, -96], [-40801])
+    w1 = [0] * (reference.INPUTS * 2)  # rows of two: the unit, then the material column
+    w1[(queen + 3) * 2] = 300  # our queen on d1
+    w1[(queen + 3) * 2 + 1] = 900  # and its material
+    w1[(384 + queen + 59) * 2] = -50  # their queen on d8
+    w1[(384 + queen + 59) * 2 + 1] = -900
+    weights = reference.Weights(1, 1, 255, 32, w1, [10, 0], [64, -96], [-40801])
     fen = "4k3/8/8/8/8/8/8/3QK3 %s - - 0 1"
     # White to move: White's accumulator 10 + 300 clamps to 255; Black's
-    # sees the white queen as their queen on d8: 10 - 50 clamps to 0.
-    # 255 * 64 + 0 * -96 - 40801 = -24481, and -24481 // (255 * 32) = -4.
-    assert reference.evaluate(weights, fen % "w") == -4
+    # sees the white queen as their queen on d8: 10 - 50 clamps to 0. The
+    # material columns are 900 and -900, counted at (900 + 900) * 8160 / 2.
+    # 255 * 64 + 0 * -96 - 40801 + 7,344,000 = 7,319,519, and // (255 * 32) = 896.
+    assert reference.evaluate(weights, fen % "w") == 896
     # Black to move: the side to move's (Black's) is 0, the other's 255:
-    # 0 * 64 + 255 * -96 - 40801 = -65281, // 8160 = -9.
-    assert reference.evaluate(weights, fen % "b") == -9
+    # 0 * 64 + 255 * -96 - 40801 - 7,344,000 = -7,409,281, // 8160 = -909.
+    assert reference.evaluate(weights, fen % "b") == -909
 
 
 def test_more_buckets_pick_output_weights_by_material():

@@ -3,7 +3,7 @@
     python -m host_tools.nnue.export --model build/nnue/float.npz --out build/nnue/micro960.nnue
 
 First layer and its bias: int16, times QA (255: a clamped accumulator value
-of 1.0 is 255). Output weights: int16, in centipawns times QB (32), so the
+of 1.0 is 255); the material column in centipawns. Output weights: int16, in centipawns times QB (32), so the
 output sum is centipawns times QA * QB with no further scale to apply;
 output bias int32 at that scale. reference.py defines the arithmetic and the
 file format; this only rounds and checks the ranges.
@@ -26,8 +26,10 @@ def quantize(net, qa=QA, qb=QB):
     does not fit its integer type."""
     from .train import SCALE
     p = net.params
-    w1 = np.rint(p["w1"][:reference.INPUTS] * qa).astype(np.int64)
-    b1 = np.rint(p["b1"] * qa).astype(np.int64)
+    material = np.rint(p["psqt"][:reference.INPUTS] * SCALE).astype(np.int64)
+    w1 = np.concatenate([np.rint(p["w1"][:reference.INPUTS] * qa).astype(np.int64),
+                         material[:, None]], axis=1)
+    b1 = np.append(np.rint(p["b1"] * qa).astype(np.int64), 0)
     w2 = np.rint(p["w2"] * SCALE * qb).astype(np.int64)
     b2 = np.rint(p["b2"] * SCALE * qa * qb).astype(np.int64)
     for name, values, limit in (("W1", w1, 32767), ("b1", b1, 32767), ("W2", w2, 32767),

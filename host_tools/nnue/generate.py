@@ -82,16 +82,16 @@ LAST_SCORE_WIN = 300  # at the ply limit, a score beyond this wins, else a draw
 MATE = 30000  # a mate score, for adjudication only
 
 
-class Stockfish:
-    """Debian's Stockfish over UCI, one search at a time."""
+class Engine:
+    """A UCI engine, one search at a time, each `go <limit>`."""
 
-    def __init__(self, path=STOCKFISH, depth=8, hash_mb=16):
-        self.depth = depth
-        self.process = subprocess.Popen([path], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                        universal_newlines=True, bufsize=1)
+    def __init__(self, command, options, limit, cwd=None):
+        self.limit = limit
+        self.process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                        universal_newlines=True, bufsize=1, cwd=cwd)
         self.send("uci")
         self.wait_for("uciok")
-        for name, value in (("Threads", 1), ("Hash", hash_mb), ("UCI_Chess960", "true")):
+        for name, value in options:
             self.send("setoption name %s value %s" % (name, value))
         self.new_game()
 
@@ -102,7 +102,7 @@ class Stockfish:
         while True:
             line = self.process.stdout.readline()
             if not line:
-                raise RuntimeError("stockfish stopped unexpectedly")
+                raise RuntimeError("the engine stopped unexpectedly")
             if line.startswith(word):
                 return line
 
@@ -112,14 +112,14 @@ class Stockfish:
         self.wait_for("readyok")
 
     def search(self, fen):
-        """(score in cp or None, mate in N or None, best move text) at the fixed depth."""
+        """(score in cp or None, mate in N or None, best move text) at the fixed limit."""
         self.send("position fen " + fen)
-        self.send("go depth %d" % self.depth)
+        self.send("go " + self.limit)
         score = mate = None
         while True:
             line = self.process.stdout.readline()
             if not line:
-                raise RuntimeError("stockfish stopped on " + fen)
+                raise RuntimeError("the engine stopped on " + fen)
             words = line.split()
             if words[:1] == ["bestmove"]:
                 return score, mate, words[1]
@@ -136,6 +136,22 @@ class Stockfish:
             self.process.wait(5)
         except (OSError, subprocess.TimeoutExpired):
             self.process.kill()
+
+
+def stockfish(path=STOCKFISH, depth=8, hash_mb=16):
+    """Debian's Stockfish searching to a fixed depth: the labels, and its moves."""
+    return Engine([path], (("Threads", 1), ("Hash", hash_mb), ("UCI_Chess960", "true")),
+                  "depth %d" % depth)
+
+
+def micro960_player(nodes):
+    """micro960's UCI engine on the MicroPython unix port, a fixed node count a
+    move: its games in the rule sets Stockfish knows. (The unix port runs its
+    viper search some fifty times faster than CPython does.)"""
+    from host_tools.match import default_engine_command
+    root = FIRMWARE.parent
+    return Engine(default_engine_command("micropython"), (("UCI_Chess960", "true"),),
+                  "nodes %d" % nodes, cwd=str(root))
 
 
 def stockfish_fen(game):
@@ -187,12 +203,22 @@ def result_for_white(text):
     return {"1-0": 1.0, "0-1": 0.0}.get(text, 0.5)
 
 
-def play_game(stockfish, rng, args):
-    """One game; returns [(fen, score, side is White, rules)], White's result."""
+def play_game(stockfish, rng, args, player=None):
+    """One game; returns [(fen, score, side is White, rules)], White's result.
+    `player`: micro960's UCI engine, for the games it plays where Stockfish could."""
     game = new_game(rng, args.rules)
     rules = game.rules.name
     stockfish.new_game()
+    # micro960 plays where Stockfish cannot, and in a share of the other
+    # games too: its own games reach the positions its evaluation must judge
+    # (an attack on a king its weaker play let in), which Stockfish's games avoid.
     search = None if rules in STOCKFISH_PLAYS else Search(16)
+    if player and (search or rng.random() < args.micro960_share):
+        search = None  # the unix port's engine plays, in this game's rules
+        player.send("setoption name UCI_Variant value " + rules)
+        player.new_game()
+    else:
+        player = None
     random_plies = rng.randint(args.random_plies_min, args.random_plies_max)
     kept = []
     streak = 0  # plies in a row beyond WIN_SCORE for the same side
@@ -220,7 +246,14 @@ def play_game(stockfish, rng, args):
                 if not pos.in_check() and is_quiet_move(pos, best) and rng.random() < args.keep:
                     kept.append((pos.fen(), max(-args.clamp, min(args.clamp, score)),
                                  pos.side == WHITE, rules))
-        if search is None:
+        if player is not None:
+            score, mate, text = player.search(pos.fen(shredder=True))
+            move = parse_uci(pos, text, moves)
+            if white_score is None:  # what Stockfish could not label: micro960's score
+                if mate is not None:
+                    score = MATE if mate > 0 else -MATE
+                white_score = score if pos.side == WHITE else -score
+        elif search is None:
             move = parse_uci(pos, best, moves)
         else:
             search.tt.clear()
@@ -248,9 +281,11 @@ def _play(job):
     """Game number `index` in a worker: its own rng, the worker's Stockfish."""
     index, args = job
     if "stockfish" not in _worker:
-        _worker["stockfish"] = Stockfish(args.stockfish, args.depth)
+        _worker["stockfish"] = stockfish(args.stockfish, args.depth)
+        if args.micro960_share:
+            _worker["player"] = micro960_player(args.player_nodes)
     rng = random.Random(args.seed * 1000003 + index)
-    kept, white_result = play_game(_worker["stockfish"], rng, args)
+    kept, white_result = play_game(_worker["stockfish"], rng, args, _worker.get("player"))
     lines = []
     for fen, score, white_to_move, rules in kept:
         result = white_result if white_to_move else 1.0 - white_result
@@ -285,8 +320,10 @@ def generate(args, out, say=print):
     finally:
         if pool:
             pool.terminate()
-        elif "stockfish" in _worker:
-            _worker.pop("stockfish").close()
+        else:
+            for name in ("stockfish", "player"):
+                if name in _worker:
+                    _worker.pop(name).close()
     say("%d positions from %d games in %.0f s (%.2f s per 1,000)" % (
         written, games, time.time() - start, (time.time() - start) * 1000 / max(1, written)))
     return written
@@ -309,7 +346,9 @@ def build_parser():
     p.add_argument("--seed", type=int, default=1, help="the seed of every random choice")
     p.add_argument("--depth", type=int, default=8, help="Stockfish's search depth per position")
     p.add_argument("--player-nodes", type=int, default=100,
-                   help="micro960's nodes a move where it plays (chess480, LRS)")
+                   help="micro960's nodes a move where it plays (chess480, LRS, --micro960-share)")
+    p.add_argument("--micro960-share", type=float, default=0.0,
+                   help="the share of games micro960 plays where Stockfish could (0-1)")
     p.add_argument("--random-plies-min", type=int, default=2, help="fewest random opening plies")
     p.add_argument("--random-plies-max", type=int, default=12, help="most random opening plies")
     p.add_argument("--max-plies", type=int, default=200, help="a game's length before adjudication")
@@ -327,6 +366,8 @@ def main(argv=None):
     args = build_parser().parse_args(argv)
     if args.positions < 1 or args.depth < 1 or args.jobs < 1:
         sys.exit("generate: --positions, --depth and --jobs must be at least 1")
+    if not 0 <= args.micro960_share <= 1:
+        sys.exit("generate: --micro960-share must be in [0, 1]")
     if not 0 < args.keep <= 1:
         sys.exit("generate: --keep must be in (0, 1]")
     out_path = Path(args.out)

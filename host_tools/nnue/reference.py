@@ -4,7 +4,7 @@ the same score as `evaluate` here, to the bit.
 Pure Python, integers only, no numpy: it reads a weights file (see FORMAT)
 and scores a FEN.
 
-The network ("(768 -> N) x 2 -> 1"):
+The network ("(768 -> N + 1) x 2 -> 1"):
 
 - Inputs: one per (colour, piece type, square), seen from one side, the
   "perspective": from White's, a white knight on g1 is input
@@ -12,13 +12,18 @@ The network ("(768 -> N) x 2 -> 1"):
   becomes 9 - r) and the colours swap, so a black knight on g8 is the same
   input for Black. Both perspectives share one weight matrix, so a position
   and its colour-flipped mirror score the same by construction.
-- Two accumulators of N int16 values: the side to move's and the other
+- Two accumulators of N + 1 int16 values: the side to move's and the other
   side's, each the bias plus the weight rows of its active inputs. (Make and
   unmake update them by adding and subtracting rows, the point of it all.)
-- Clipped ReLU: each accumulator value clamped to 0..QA.
+- Clipped ReLU: each of the first N accumulator values clamped to 0..QA.
+- The last value of each accumulator is the material column, in
+  centipawns, never clipped: a piece's worth on its square, its own side's
+  plus and the other's minus, so that material adds up however much of it
+  there is (N clipped units alone saturate: a queen up looked like a rook up).
 - Output: a dot product of the side to move's N clamped values, then the
   other side's, with the 2N output weights of the position's bucket, plus
-  that bucket's bias; divided by QA * QB (floor division, as Python's and
+  that bucket's bias, plus (the side to move's material column - the other
+  side's) * QA * QB / 2; divided by QA * QB (floor division, as Python's and
   MicroPython's `//`) to give centipawns from the side to move's view.
 - Buckets: the output weights may come in B sets chosen by how many pieces
   (kings included) are on the board: bucket = min(B - 1, (pieces - 2) * B // 30).
@@ -26,8 +31,10 @@ The network ("(768 -> N) x 2 -> 1"):
 Ranges, so that 16- and 32-bit arithmetic cannot overflow (the trainer
 clips its float weights to keep them): an accumulator is at most 35 rows of
 |w| <= 3.5 * QA = 892 (32 pieces, the bias, and a row in flight during a
-move), under 32,767; the output sum is at most 2N * QA * 32,767 plus the
-bias, under 2**30 for N <= 64 (a MicroPython small int on a 32-bit Pico).
+move), under 32,767; a material value is at most 1,000 cp, so 32 pieces'
+sum stays under 32,767; the output sum is at most 2N * QA * 32,767 plus
+65,534 * QA * QB / 2 plus the bias, under 2**30 for N <= 32 (a MicroPython
+small int on a 32-bit Pico).
 """
 import struct
 
@@ -37,7 +44,7 @@ except ImportError:  # pragma: no cover - every CPython has it
     from zlib import crc32
 
 MAGIC = b"M9NN"
-VERSION = 1
+VERSION = 2
 INPUTS = 768
 # magic, version, inputs, hidden N, buckets, QA, QB, reserved
 HEADER = struct.Struct("<4sHHHHHHH")
@@ -45,10 +52,10 @@ PIECES = "pnbrqk"
 
 FORMAT = """\
 weights file, little-endian:
-  header  magic 'M9NN', u16 version (1), u16 inputs (768), u16 N, u16 buckets,
+  header  magic 'M9NN', u16 version (2), u16 inputs (768), u16 N, u16 buckets,
           u16 QA, u16 QB, u16 reserved (0)
-  W1      int16[768][N]      first layer, one row of N per input
-  b1      int16[N]           first layer bias
+  W1      int16[768][N + 1]  first layer, one row per input: N units, then material (cp)
+  b1      int16[N + 1]       first layer bias
   W2      int16[buckets][2N] output weights: side to move's N, then the other side's
   b2      int32[buckets]     output bias
   crc     u32 CRC-32 of everything before it
@@ -63,22 +70,22 @@ class Weights:
         self.buckets = buckets
         self.qa = qa
         self.qb = qb
-        self.w1 = w1  # INPUTS * hidden ints, row by row
+        self.w1 = w1  # INPUTS * (hidden + 1) ints, row by row, material last
         self.b1 = b1
         self.w2 = w2  # buckets * 2 * hidden ints
         self.b2 = b2
 
 
 def payload_size(hidden, buckets):
-    return 2 * INPUTS * hidden + 2 * hidden + 2 * 2 * hidden * buckets + 4 * buckets
+    return 2 * (INPUTS + 1) * (hidden + 1) + 2 * 2 * hidden * buckets + 4 * buckets
 
 
 def to_bytes(weights):
     """The weights as a file's bytes, header and checksum included."""
     n, b = weights.hidden, weights.buckets
     data = HEADER.pack(MAGIC, VERSION, INPUTS, n, b, weights.qa, weights.qb, 0)
-    data += struct.pack("<%dh" % (INPUTS * n), *weights.w1)
-    data += struct.pack("<%dh" % n, *weights.b1)
+    data += struct.pack("<%dh" % (INPUTS * (n + 1)), *weights.w1)
+    data += struct.pack("<%dh" % (n + 1), *weights.b1)
     data += struct.pack("<%dh" % (2 * n * b), *weights.w2)
     data += struct.pack("<%di" % b, *weights.b2)
     return data + struct.pack("<I", crc32(data) & 0xFFFFFFFF)
@@ -104,10 +111,10 @@ def from_bytes(data, name="weights"):
     if crc32(data[:size - 4]) & 0xFFFFFFFF != stored:
         raise ValueError("%s: checksum mismatch (the file is corrupted)" % name)
     at = HEADER.size
-    w1 = struct.unpack_from("<%dh" % (INPUTS * n), data, at)
-    at += 2 * INPUTS * n
-    b1 = struct.unpack_from("<%dh" % n, data, at)
-    at += 2 * n
+    w1 = struct.unpack_from("<%dh" % (INPUTS * (n + 1)), data, at)
+    at += 2 * INPUTS * (n + 1)
+    b1 = struct.unpack_from("<%dh" % (n + 1), data, at)
+    at += 2 * (n + 1)
     w2 = struct.unpack_from("<%dh" % (2 * n * b), data, at)
     at += 4 * n * b
     b2 = struct.unpack_from("<%di" % b, data, at)
@@ -151,6 +158,7 @@ def bucket_of(pieces, buckets):
 def evaluate(weights, fen):
     """The network's score of `fen` in centipawns, from the side to move's view."""
     n = weights.hidden
+    width = n + 1
     qa = weights.qa
     w1 = weights.w1
     ours, theirs, pieces = features(fen)
@@ -158,13 +166,15 @@ def evaluate(weights, fen):
     w2 = weights.w2
     base = bucket * 2 * n
     out = weights.b2[bucket]
-    for half, inputs in ((0, ours), (n, theirs)):
+    for half, sign, inputs in ((0, 1, ours), (n, -1, theirs)):
         for j in range(n):
             acc = weights.b1[j]
             for i in inputs:
-                acc += w1[i * n + j]
+                acc += w1[i * width + j]
             acc = 0 if acc < 0 else (qa if acc > qa else acc)  # clipped ReLU
             out += acc * w2[base + half + j]
+        material = weights.b1[n] + sum(w1[i * width + n] for i in inputs)
+        out += sign * material * (qa * weights.qb // 2)
     return out // (qa * weights.qb)
 
 

@@ -6,8 +6,9 @@
 The network is reference.py's, in floats: accumulators of N values (the
 bias plus one weight row per piece, from each side's perspective, one
 shared matrix), clipped to 0..1, then the side to move's N and the other's N
-dotted with the output weights of the position's material bucket. Its
-output times SCALE is centipawns from the side to move's view.
+dotted with the output weights of the position's material bucket, plus half
+the difference of the two sides' material columns (one unclipped value per
+input, `psqt`). Its output times SCALE is centipawns from the side to move's view.
 
 The loss compares win chances, not centipawns, so a 900 cp error in a won
 position costs little and a 90 cp error in a level one costs much:
@@ -40,6 +41,7 @@ PAD = INPUTS  # the index of an all-zero row that pads a position's inputs to 32
 # Clips that keep the integer network in range (see reference.py's "Ranges").
 W1_LIMIT = 3.5
 W2_LIMIT = 2.5  # * SCALE * QB (32) stays under 32,767
+PSQT_LIMIT = 1000 / SCALE  # 1,000 cp: 32 pieces' sum stays under 32,767
 
 
 def load_positions(path, buckets):
@@ -87,7 +89,16 @@ class Network:
         # pieces; a bias of 0.25 starts most units in the clamp's linear part.
         w1 = rng.normal(0, 0.05, (INPUTS + 1, hidden)).astype(np.float32)
         w1[PAD] = 0
+        # The material column: one value a (colour, piece, square) input,
+        # summed unclipped, so that material adds up however much of it
+        # there is (16 clipped units saturate a queen up). It starts at
+        # 1, 3, 3, 5, 9 pawns of 100 cp, its own pieces plus, the other's minus.
+        psqt = np.zeros(INPUTS + 1, np.float32)
+        for kind, pawns in enumerate((1, 3, 3, 5, 9, 0)):
+            psqt[kind * 64:(kind + 1) * 64] = pawns * 100.0 / SCALE
+            psqt[384 + kind * 64:384 + (kind + 1) * 64] = -pawns * 100.0 / SCALE
         self.params = {
+            "psqt": psqt,
             "w1": w1,
             "b1": np.full(hidden, 0.25, np.float32),
             "w2": rng.normal(0, 0.05, (buckets, 2 * hidden)).astype(np.float32),
@@ -103,7 +114,10 @@ class Network:
         acc_us = p["w1"][ours].sum(axis=1) + p["b1"]
         acc_them = p["w1"][theirs].sum(axis=1) + p["b1"]
         h = np.concatenate([np.clip(acc_us, 0, 1), np.clip(acc_them, 0, 1)], axis=1)
-        out = (h * p["w2"][bucket]).sum(axis=1) + p["b2"][bucket]
+        # Each side's material column counts its pieces plus and the other's
+        # minus, so half their difference is the side to move's material.
+        out = (h * p["w2"][bucket]).sum(axis=1) + p["b2"][bucket] + \
+            (p["psqt"][ours].sum(axis=1) - p["psqt"][theirs].sum(axis=1)) / 2
         return out, (ours, theirs, bucket, acc_us, acc_them, h)
 
     def backward(self, grad_out, cache):
@@ -111,6 +125,11 @@ class Network:
         p = self.params
         n = self.hidden
         grads = {"b2": np.bincount(bucket, grad_out, self.buckets).astype(np.float32)}
+        half = grad_out / 2
+        g_psqt = (np.bincount(ours.ravel(), np.repeat(half, ours.shape[1]), INPUTS + 1) -
+                  np.bincount(theirs.ravel(), np.repeat(half, theirs.shape[1]), INPUTS + 1))
+        g_psqt[PAD] = 0
+        grads["psqt"] = g_psqt.astype(np.float32)
         g_w2 = np.zeros_like(p["w2"])
         np.add.at(g_w2, bucket, grad_out[:, None] * h)
         grads["w2"] = g_w2
@@ -144,7 +163,9 @@ class Network:
         np.clip(p["w1"], -W1_LIMIT, W1_LIMIT, out=p["w1"])
         np.clip(p["b1"], -W1_LIMIT, W1_LIMIT, out=p["b1"])
         np.clip(p["w2"], -W2_LIMIT, W2_LIMIT, out=p["w2"])
+        np.clip(p["psqt"], -PSQT_LIMIT, PSQT_LIMIT, out=p["psqt"])
         p["w1"][PAD] = 0
+        p["psqt"][PAD] = 0
 
     def centipawns(self, ours, theirs, bucket, chunk=4096):
         """The float network's scores in centipawns."""
@@ -154,7 +175,7 @@ class Network:
 
     def save(self, path, **info):
         p = self.params
-        np.savez(path, w1=p["w1"][:INPUTS], b1=p["b1"], w2=p["w2"], b2=p["b2"], scale=SCALE, **info)
+        np.savez(path, psqt=p["psqt"][:INPUTS], w1=p["w1"][:INPUTS], b1=p["b1"], w2=p["w2"], b2=p["b2"], scale=SCALE, **info)
 
 
 def load_network(path):
@@ -163,6 +184,10 @@ def load_network(path):
     w1 = data["w1"]
     net = Network(w1.shape[1], data["w2"].shape[0], np.random.default_rng(0))
     net.params["w1"][:INPUTS] = w1
+    if "psqt" in data:  # older models have none: material from the clipped units alone
+        net.params["psqt"][:INPUTS] = data["psqt"]
+    else:
+        net.params["psqt"][:] = 0
     for k in ("b1", "w2", "b2"):
         net.params[k][...] = data[k]
     return net
@@ -236,8 +261,8 @@ def build_parser():
 
 def main(argv=None):
     args = build_parser().parse_args(argv)
-    if not 1 <= args.hidden <= 64:
-        sys.exit("train: --hidden must be 1-64 (the output sum must fit in 31 bits)")
+    if not 1 <= args.hidden <= 32:
+        sys.exit("train: --hidden must be 1-32 (the output sum must fit in 31 bits)")
     if not 1 <= args.buckets <= 8 or not 0 <= args.lam <= 1:
         sys.exit("train: --buckets must be 1-8 and --lambda 0-1")
     try:

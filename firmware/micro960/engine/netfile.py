@@ -38,16 +38,18 @@ def _read(name):
         magic, version, inputs, n, buckets, qa, qb, _ = struct.unpack("<4sHHHHHHH", header)
         if magic != b"M9NN":
             raise ValueError("%s: not a micro960 weights file" % name)
-        if version != 1 or inputs != _INPUTS or not (n and buckets and qa and qb):
-            raise ValueError("%s: version %d, %d inputs, N=%d: this reads version 1, 768 inputs"
+        if version != 2 or inputs != _INPUTS or not (n and buckets and qa and qb):
+            raise ValueError("%s: version %d, %d inputs, N=%d: this reads version 2, 768 inputs"
                              % (name, version, inputs, n))
-        size = (2 * (_INPUTS + 1) * n + 4 * n * buckets + 4 * buckets + 4) // 2  # halfwords
-        rows = zeros("H", n + size + 1)  # the zero row, the rest, one to see the file end
-        got = f.readinto(memoryview(rows)[n:])
+        width = n + 1  # the units and the material column
+        size = (2 * (_INPUTS + 1) * width + 4 * n * buckets + 4 * buckets + 4) // 2  # halfwords
+        rows = zeros("H", width + size + 1)  # the zero row, the rest, one to see the file end
+        got = f.readinto(memoryview(rows)[width:])
     if got != 2 * size:
         raise ValueError("%s: %d bytes where N=%d needs %d (truncated or padded)"
                          % (name, _HEADER + got, n, _HEADER + 2 * size))
-    body = memoryview(rows)[n:n + size - 2]
-    if crc32(body, crc32(header)) & 0xFFFFFFFF != rows[n + size - 2] | rows[n + size - 1] << 16:
+    body = memoryview(rows)[width:width + size - 2]
+    end = width + size - 2
+    if crc32(body, crc32(header)) & 0xFFFFFFFF != rows[end] | rows[end + 1] << 16:
         raise ValueError("%s: checksum mismatch (the file is corrupted)" % name)
     return Network(rows, n, buckets, qa, qb)

@@ -1,20 +1,21 @@
 """The learned evaluation: host_tools/nnue/reference.py's integer network,
-(768 -> N) x 2 perspectives -> 1, scored exactly as reference.evaluate does.
+(768 -> N + 1) x 2 perspectives -> 1, scored exactly as reference.evaluate does.
 
 The weights file (micro960.nnue, in the package's folder) is read once, when the
-first search is made (engine/netfile.py), into one 16-bit array `rows`:
+first search is made (engine/netfile.py), into one 16-bit array `rows` of
+rows W = N + 1 wide (N units, then the material column):
 
-    rows[0:N]            an all-zero row: "no input" for push_move's update
-    rows[(i+1)*N:...]    the first layer's row of input i (0-767)
-    rows[769*N:770*N]    the first layer's bias
-    rows[770*N:...]      the output weights, 2N a bucket; then the output
+    rows[0:W]            an all-zero row: "no input" for push_move's update
+    rows[(i+1)*W:...]    the first layer's row of input i (0-767)
+    rows[769*W:770*W]    the first layer's bias
+    rows[770*W:...]      the output weights, 2N a bucket; then the output
                          biases, two halves of an int32 each; then the CRC
 
 Input i from White's perspective is position.piece_row(piece) * 64 +
 square: the piece's Zobrist index. From Black's the board is turned upside
 down and the colours swap: i ^ 56, 384 further on or back.
 
-The accumulators are a stack of 32 slots of 2N int16 values (White's
+The accumulators are a stack of 32 slots of 2W int16 values (White's
 perspective, then Black's), indexed by the position's undo-stack ply & 31.
 push_move notes in `pending` which inputs the move into slot ply + 1 adds
 and removes, and marks the slot not made; score() makes it (and any slot
@@ -42,16 +43,17 @@ class Network:
 
     def __init__(self, rows, hidden, buckets, qa, qb):
         self.rows = rows
-        self.hidden = hidden
+        self.hidden = hidden  # N, the clipped units
+        self.width = hidden + 1  # an accumulator: the units, then the material column
         self.buckets = buckets
         self.qa = qa
         self.qb = qb
-        self.acc = zeros("H", SLOTS * 2 * hidden)
+        self.acc = zeros("H", SLOTS * 2 * self.width)
         # Per slot, what the move into it adds and removes (push_move's four
         # inputs + 1, 0 for none) and whether the slot is made (1) or not (0).
         self.pending = zeros("H", SLOTS * 5)
-        self.shape = zeros("H", 5)  # what score() needs to know: N, buckets, QA, QB, mop-up
-        self.shape[0], self.shape[1], self.shape[2], self.shape[3] = hidden, buckets, qa, qb
+        self.shape = zeros("H", 5)  # what score() needs to know: W, buckets, QA, QB, mop-up
+        self.shape[0], self.shape[1], self.shape[2], self.shape[3] = self.width, buckets, qa, qb
 
 
 def network():
@@ -74,12 +76,12 @@ def network():
 def refresh(net, pos):
     """Set the accumulators of pos's current ply from its pieces."""
     ply = pos.state[5] & (SLOTS - 1)
-    fill(net.acc, net.rows, net.hidden, ply, pos.board, pos.squares, pos.counts)
+    fill(net.acc, net.rows, net.width, ply, pos.board, pos.squares, pos.counts)
     net.pending[ply * 5 + 4] = 1
 
 
 def fill(acc, rows, n, ply, board, squares, counts):
-    """Both perspectives' accumulators at slot `ply`: bias plus the rows of
+    """Both perspectives' accumulators (n wide) at slot `ply`: bias plus the rows of
     every piece (see refresh). Plain Python: it runs once a search, and
     bytecode takes less heap than viper's machine code."""
     bias = 769 * n
@@ -115,8 +117,9 @@ def score(acc: ptr16, rows: ptr16, shape: ptr16, pending: ptr16, ply: int, side:
     made first if they are not (from the nearest slot above that is, by
     the inputs push_move noted); then the clipped ReLU and the dot product
     with the output weights of the bucket the pieces on the board (`counts`
-    a side, kings included) choose. shape: N, buckets, QA, QB, and the
-    mop-up switch (Network.shape).
+    a side, kings included) choose, and half the difference of the
+    material columns. shape: W (N + 1), buckets, QA, QB, and the mop-up
+    switch (Network.shape).
 
     With the switch on (mate_drive), a position with a bare king scores
     instead 1000 for the other side, plus 20 for each step the bare king
@@ -183,13 +186,18 @@ def score(acc: ptr16, rows: ptr16, shape: ptr16, pending: ptr16, ply: int, side:
     bucket = (pieces - 2) * buckets // 30 if pieces > 2 else 0
     if bucket > buckets - 1:
         bucket = buckets - 1
-    w2 = 770 * n + bucket * 2 * n
-    b2 = 770 * n + buckets * 2 * n + 2 * bucket
+    units = n - 1
+    w2 = 770 * n + bucket * 2 * units
+    b2 = 770 * n + buckets * 2 * units + 2 * bucket
     out = (((int(rows[b2 + 1]) ^ 0x8000) - 0x8000) << 16) | int(rows[b2])  # int32, signed
     at = here * 2 * n
     ours = at if side == 8 else at + n
     theirs = at + n if side == 8 else at
-    for j in range(n):
+    d = qa * int(shape[3])
+    # The material columns, sign-extended, count at half their difference.
+    out += (((int(acc[ours + units]) ^ 0x8000) - (int(acc[theirs + units]) ^ 0x8000)) *
+            (d >> 1))
+    for j in range(units):
         # The clipped ReLU (an accumulator above 32767 is negative: 0), then
         # the product with the output weight, sign-extended ((x ^ 0x8000) - 0x8000).
         v = int(acc[ours + j])
@@ -199,8 +207,7 @@ def score(acc: ptr16, rows: ptr16, shape: ptr16, pending: ptr16, ply: int, side:
         v = int(acc[theirs + j])
         if v > qa:
             v = 0 if v & 0x8000 else qa
-        out += v * ((int(rows[w2 + n + j]) ^ 0x8000) - 0x8000)
-    d = qa * int(shape[3])
+        out += v * ((int(rows[w2 + units + j]) ^ 0x8000) - 0x8000)
     cp = out // d if out >= 0 else -((d - 1 - out) // d)  # floor division on both runtimes
     if cp > _LIMIT:
         return _LIMIT

@@ -20,8 +20,9 @@ from support import legal, raises
 
 NET = network.network()
 N = NET.hidden
+W = NET.width  # an accumulator: N units and the material column
 SCRATCH = network.Network(NET.rows, N, NET.buckets, NET.qa, NET.qb)  # refreshed for each score
-FRESH = zeros("H", network.SLOTS * 2 * N)  # full refreshes, to compare with
+FRESH = zeros("H", network.SLOTS * 2 * W)  # full refreshes, to compare with
 _PLY = 5  # Position.state's ply
 
 
@@ -33,9 +34,9 @@ def matches_refresh(pos):
     assert score == network.score(SCRATCH.acc, SCRATCH.rows, SCRATCH.shape, SCRATCH.pending,
                                   pos.state[_PLY], pos.state[0], pos.counts, pos.kings)
     ply = pos.state[_PLY] & (network.SLOTS - 1)
-    network.fill(FRESH, NET.rows, N, ply, pos.board, pos.squares, pos.counts)
-    at = ply * 2 * N
-    for j in range(at, at + 2 * N):
+    network.fill(FRESH, NET.rows, W, ply, pos.board, pos.squares, pos.counts)
+    at = ply * 2 * W
+    for j in range(at, at + 2 * W):
         if NET.acc[j] != FRESH[j]:
             return False
     return True
