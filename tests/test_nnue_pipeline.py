@@ -258,3 +258,59 @@ def test_validate_compares_the_network_and_the_hand_written_evaluation(pipeline,
     assert lines[0] == "100 positions held back"
     assert lines[1].startswith("network ") and lines[2].startswith("hand-written evaluate.py ")
     assert all("cp, win-chance loss 0.0" in line for line in lines[1:])
+
+
+def test_selfplay_writes_labelled_quiet_positions_and_is_reproducible(pipeline, tmp_path):
+    """selfplay.py: Stockfish's games with random moves, Chess960 and double960."""
+    import chess
+    from host_tools.nnue import selfplay
+    args = ["--positions", "300", "--depth", "2", "--seed", "5", "--double960", "0.5",
+            "--random-moves", "0.2", "--stockfish", pipeline["stockfish"]]
+    selfplay.main(args + ["--out", str(tmp_path / "a.tsv")])
+    selfplay.main(args + ["--jobs", "2", "--out", str(tmp_path / "b.tsv")])
+    text = (tmp_path / "a.tsv").read_text()
+    assert text == (tmp_path / "b.tsv").read_text()
+    lines = [line.split("\t") for line in text.splitlines()]
+    assert len(lines) == 300
+    assert {rules for _, _, _, rules in lines} == {"chess960", "double960"}
+    for fen, score, result, rules in lines:
+        board = chess.Board(fen, chess960=True)
+        assert board.is_valid() and not board.is_check(), fen
+        assert -3000 <= int(score) <= 3000 and result in ("0", "0.5", "1")
+
+
+
+def test_selfplay_double960_gives_each_side_its_own_set_up():
+    import random
+    import chess
+    from host_tools.nnue.selfplay import start_board
+    rng = random.Random(1)
+    boards = [start_board(rng, 1.0)[0] for _ in range(20)]
+    for board in boards:
+        assert board.is_valid() and board.chess960
+        assert bin(board.castling_rights).count("1") == 4  # both rooks of each side
+    ranks = [(board.fen().split("/")[0], board.fen().split("/")[7].split()[0]) for board in boards]
+    assert any(black.upper() != white for black, white in ranks)
+    assert start_board(rng, 0.0)[1] == "chess960"
+
+
+def test_micro960_plays_its_share_of_games_in_the_unix_port(pipeline, tmp_path):
+    """--micro960-share 1: micro960's UCI engine plays every game, so the games
+    differ from Stockfish's own from the same seed."""
+    args = ["--positions", "60", "--depth", "3", "--seed", "11", "--player-nodes", "200",
+            "--max-plies", "40", "--rules", "chess960", "--stockfish", pipeline["stockfish"]]
+    pipeline["generate"].main(args + ["--out", str(tmp_path / "sf.tsv")])
+    pipeline["generate"].main(args + ["--micro960-share", "1", "--out", str(tmp_path / "ours.tsv")])
+    ours = (tmp_path / "ours.tsv").read_text().splitlines()
+    assert len(ours) == 60
+    assert ours != (tmp_path / "sf.tsv").read_text().splitlines()
+
+
+def test_training_keeps_the_epoch_best_on_held_back_games(pipeline):
+    """The returned network is the one of the lowest validation loss."""
+    train = pipeline["train"]
+    positions = train.load_positions(pipeline["data"], 1)
+    net, history = train.train(positions, hidden=8, epochs=4, batch=64, lr=2e-2,
+                               validation=0.2, seed=3, say=lambda line: None)
+    _, validation = train.split(positions, 0.2)
+    assert abs(train.loss_of(net, validation, 400.0, 1.0) - min(h[2] for h in history)) < 1e-6

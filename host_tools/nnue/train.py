@@ -224,6 +224,7 @@ def train(data, hidden=32, buckets=1, epochs=10, batch=256, lr=2e-3, decay=0.9, 
     say("epoch 0 train %.5f validation %.5f" % history[0][1:])
     ours, theirs, bucket, scores, results = train_part
     target = targets(scores, results, k, lam).astype(np.float32)
+    best = (history[0][2], 0, {name: w.copy() for name, w in net.params.items()})
     for epoch in range(1, epochs + 1):
         start = time.time()
         order = rng.permutation(len(ours))
@@ -237,6 +238,12 @@ def train(data, hidden=32, buckets=1, epochs=10, batch=256, lr=2e-3, decay=0.9, 
         lr *= decay
         history.append((epoch, loss_of(net, train_part, k, lam), loss_of(net, val_part, k, lam)))
         say("epoch %d train %.5f validation %.5f (%.1f s)" % (history[-1] + (time.time() - start,)))
+        if history[-1][2] < best[0]:
+            best = (history[-1][2], epoch, {name: w.copy() for name, w in net.params.items()})
+    # The epoch that did best on the held-back games, not the last: past it
+    # the network learns the training games' quirks, which a search exploits.
+    net.params = best[2]
+    say("kept epoch %d (validation %.5f)" % (best[1], best[0]))
     return net, history
 
 
@@ -274,7 +281,7 @@ def main(argv=None):
     start = time.time()
     net, history = train(data, args.hidden, args.buckets, args.epochs, args.batch, args.lr,
                          args.decay, args.k, args.lam, args.validation, args.seed, say)
-    say("trained in %.0f s; validation loss %.5f" % (time.time() - start, history[-1][2]))
+    say("trained in %.0f s; validation loss %.5f" % (time.time() - start, min(h[2] for h in history)))
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     net.save(args.out, k=args.k, lam=args.lam, positions=len(data[0]),
              history=np.array(history, np.float64))
