@@ -212,11 +212,23 @@ def split(data, fraction):
     return tuple(a[:cut] for a in data), tuple(a[cut:] for a in data)
 
 
+def mirrored(data):
+    """The positions turned left to right (file a <-> h): the same positions
+    to a network that sees no castling rights, and as likely in Chess960,
+    whose set-ups come in such pairs."""
+    ours, theirs = data[0], data[1]
+    return (np.where(ours == PAD, PAD, ours ^ 7), np.where(theirs == PAD, PAD, theirs ^ 7)) + \
+        tuple(data[2:])
+
+
 def train(data, hidden=32, buckets=1, epochs=10, batch=256, lr=2e-3, decay=0.9, k=400.0,
-          lam=1.0, validation=0.05, seed=1, say=print):
-    """Train a Network; returns it and the loss history [(epoch, train, validation)]."""
+          lam=1.0, validation=0.05, seed=1, say=print, mirror=False):
+    """Train a Network; returns it and the loss history [(epoch, train, validation)].
+    mirror: train on each position and its left-right mirror."""
     rng = np.random.default_rng(seed)
     train_part, val_part = split(data, validation)
+    if mirror:
+        train_part = tuple(np.concatenate(pair) for pair in zip(train_part, mirrored(train_part)))
     if not len(val_part[0]):
         val_part = train_part  # too little data to hold any back (tiny tests)
     net = Network(hidden, buckets, rng)
@@ -263,6 +275,8 @@ def build_parser():
                    help="weight of Stockfish's score against the game result (1: the score only)")
     p.add_argument("--validation", type=float, default=0.05, help="the share held back (the file's last games)")
     p.add_argument("--seed", type=int, default=1, help="the seed of every random choice")
+    p.add_argument("--mirror", action="store_true",
+                   help="train on each position's left-right mirror too (twice the data)")
     return p
 
 
@@ -280,7 +294,8 @@ def main(argv=None):
     say("%d positions, N=%d, %d bucket(s)" % (len(data[0]), args.hidden, args.buckets))
     start = time.time()
     net, history = train(data, args.hidden, args.buckets, args.epochs, args.batch, args.lr,
-                         args.decay, args.k, args.lam, args.validation, args.seed, say)
+                         args.decay, args.k, args.lam, args.validation, args.seed, say,
+                         args.mirror)
     say("trained in %.0f s; validation loss %.5f" % (time.time() - start, min(h[2] for h in history)))
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     net.save(args.out, k=args.k, lam=args.lam, positions=len(data[0]),
