@@ -241,9 +241,9 @@ def test_every_option_of_the_pipeline_is_in_its_readme():
     from pathlib import Path
     if np is None:
         tool_missing("numpy is not installed (pip install -r requirements-train.txt)")
-    from host_tools.nnue import export, generate, train, validate
+    from host_tools.nnue import export, generate, selfplay, train, validate
     readme = (Path(reference.__file__).parent / "README.md").read_text()
-    for module in (generate, train, export, validate):
+    for module in (generate, selfplay, train, export, validate):
         options = {option for action in module.build_parser()._actions
                    for option in action.option_strings if option.startswith("--")}
         assert options - {"--help"}, module
