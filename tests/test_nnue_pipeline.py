@@ -113,8 +113,9 @@ def test_weights_file_round_trips_with_its_checksum(pipeline):
         reference.payload_size(16, 1) + 4
     back = reference.from_bytes(data)
     mine = pipeline["weights"]
-    assert (back.hidden, back.buckets, back.qa, back.qb) == (16, 1, 255, 32)
+    assert (back.hidden, back.buckets, back.qa, back.qb) == (16, 1, 64, 32)
     assert list(back.w1) == list(mine.w1) and list(back.b1) == list(mine.b1)
+    assert list(back.material) == list(mine.material)
     assert list(back.w2) == list(mine.w2) and list(back.b2) == list(mine.b2)
     assert reference.to_bytes(back) == data
 
@@ -152,10 +153,9 @@ def test_integer_reference_is_the_float_network_on_its_quantized_weights(pipelin
     w = reference.read(pipeline["path"])
     net = pipeline["train"].Network(w.hidden, w.buckets, np.random.default_rng(0))
     scale = pipeline["train"].SCALE
-    rows = np.array(w.w1).reshape(-1, w.hidden + 1)  # the units, then the material column
-    net.params["w1"][:reference.INPUTS] = rows[:, :w.hidden] / w.qa
-    net.params["psqt"][:reference.INPUTS] = rows[:, w.hidden] / scale
-    net.params["b1"][...] = np.array(w.b1[:w.hidden]) / w.qa
+    net.params["w1"][:reference.INPUTS] = np.array(w.w1).reshape(-1, w.hidden) / w.qa
+    net.params["psqt"][:reference.INPUTS] = np.array(w.material) / scale
+    net.params["b1"][...] = np.array(w.b1) / w.qa
     net.params["w2"][...] = np.array(w.w2).reshape(w.buckets, -1) / (scale * w.qb)
     net.params["b2"][...] = np.array(w.b2) / (scale * w.qa * w.qb)
     fens = fixed_positions(pipeline)
@@ -169,10 +169,11 @@ def test_integer_reference_is_the_trained_network_within_quantization_error(pipe
     fens = fixed_positions(pipeline)
     trained = float_scores(pipeline, fens)
     errors = np.array([reference.evaluate(w, fen) for fen in fens]) - trained
-    # Rounding: half a unit of 1/255 in up to 33 accumulator terms and half
-    # of 1/32 cp in each output weight, then the floor (up to 1 cp).
-    assert np.abs(errors).max() <= 6
-    assert np.abs(errors).mean() <= 2
+    # Rounding: half a unit of 1/64 in up to 33 accumulator terms (a byte a
+    # weight: QA is 64, not int16's 255), half of 1/32 cp in each output
+    # weight, then the floor (up to 1 cp).
+    assert np.abs(errors).max() <= 10
+    assert np.abs(errors).mean() <= 4
 
 
 def test_a_position_scores_the_same_as_its_colour_flipped_mirror(pipeline):
@@ -198,23 +199,30 @@ def test_features_see_each_side_from_its_own_side():
 
 def test_reference_scores_by_hand_made_weights():
     """The arithmetic on weights small enough to follow by hand: N=1, the
-    clamp at both ends, the material column, the floor division."""
+    clamp at both ends, the material column, the floor division; and the
+    file's bytes (the first layer a byte a weight, + 128)."""
     queen = 4 * 64  # "pnbrqk": the queen is piece type 4
-    w1 = [0] * (reference.INPUTS * 2)  # rows of two: the unit, then the material column
-    w1[(queen + 3) * 2] = 300  # our queen on d1
-    w1[(queen + 3) * 2 + 1] = 900  # and its material
-    w1[(384 + queen + 59) * 2] = -50  # their queen on d8
-    w1[(384 + queen + 59) * 2 + 1] = -900
-    weights = reference.Weights(1, 1, 255, 32, w1, [10, 0], [64, -96], [-40801])
+    w1 = [0] * reference.INPUTS
+    w1[queen + 3] = 100  # our queen on d1
+    w1[384 + queen + 59] = -50  # their queen on d8
+    material = [0] * reference.INPUTS
+    material[queen + 3] = 900
+    material[384 + queen + 59] = -900
+    weights = reference.Weights(1, 1, 64, 32, w1, [10], material, [64, -96], [-40801])
     fen = "4k3/8/8/8/8/8/8/3QK3 %s - - 0 1"
-    # White to move: White's accumulator 10 + 300 clamps to 255; Black's
+    # White to move: White's accumulator 10 + 100 clamps to 64; Black's
     # sees the white queen as their queen on d8: 10 - 50 clamps to 0. The
-    # material columns are 900 and -900, counted at (900 + 900) * 8160 / 2.
-    # 255 * 64 + 0 * -96 - 40801 + 7,344,000 = 7,319,519, and // (255 * 32) = 896.
-    assert reference.evaluate(weights, fen % "w") == 896
-    # Black to move: the side to move's (Black's) is 0, the other's 255:
-    # 0 * 64 + 255 * -96 - 40801 - 7,344,000 = -7,409,281, // 8160 = -909.
-    assert reference.evaluate(weights, fen % "b") == -909
+    # material columns are 900 and -900, counted at (900 + 900) * 2048 / 2.
+    # 64 * 64 + 0 * -96 - 40801 + 1,843,200 = 1,806,495, and // (64 * 32) = 882.
+    assert reference.evaluate(weights, fen % "w") == 882
+    # Black to move: the side to move's (Black's) is 0, the other's 64:
+    # 0 * 64 + 64 * -96 - 40801 - 1,843,200 = -1,890,145, // 2048 = -923.
+    assert reference.evaluate(weights, fen % "b") == -923
+    data = reference.to_bytes(weights)
+    assert len(data) == reference.HEADER.size + reference.payload_size(1, 1) + 4
+    assert data[reference.HEADER.size + queen + 3] == 228  # 100 + 128
+    back = reference.from_bytes(data)
+    assert (back.w1, back.material) == (w1, tuple(material))
 
 
 def test_more_buckets_pick_output_weights_by_material():

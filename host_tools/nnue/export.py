@@ -2,8 +2,9 @@
 
     python -m host_tools.nnue.export --model build/nnue/float.npz --out build/nnue/micro960.nnue
 
-First layer and its bias: int16, times QA (255: a clamped accumulator value
-of 1.0 is 255); the material column in centipawns. Output weights: int16, in centipawns times QB (32), so the
+First layer: one byte a weight, times QA (64: a clamped accumulator value
+of 1.0 is 64); its bias int16 at that scale; the material column int16 in
+centipawns. Output weights: int16, in centipawns times QB (32), so the
 output sum is centipawns times QA * QB with no further scale to apply;
 output bias int32 at that scale. reference.py defines the arithmetic and the
 file format; this only rounds and checks the ranges.
@@ -17,7 +18,7 @@ import numpy as np
 from . import reference
 from .train import load_network
 
-QA = 255
+QA = 64
 QB = 32
 
 
@@ -27,17 +28,17 @@ def quantize(net, qa=QA, qb=QB):
     from .train import SCALE
     p = net.params
     material = np.rint(p["psqt"][:reference.INPUTS] * SCALE).astype(np.int64)
-    w1 = np.concatenate([np.rint(p["w1"][:reference.INPUTS] * qa).astype(np.int64),
-                         material[:, None]], axis=1)
-    b1 = np.append(np.rint(p["b1"] * qa).astype(np.int64), 0)
+    w1 = np.rint(p["w1"][:reference.INPUTS] * qa).astype(np.int64)
+    b1 = np.rint(p["b1"] * qa).astype(np.int64)
     w2 = np.rint(p["w2"] * SCALE * qb).astype(np.int64)
     b2 = np.rint(p["b2"] * SCALE * qa * qb).astype(np.int64)
-    for name, values, limit in (("W1", w1, 32767), ("b1", b1, 32767), ("W2", w2, 32767),
-                                ("b2", b2, 2 ** 31 - 1)):
+    for name, values, limit in (("W1", w1, 127), ("b1", b1, 32767), ("material", material, 32767),
+                                ("W2", w2, 32767), ("b2", b2, 2 ** 31 - 1)):
         if values.size and np.abs(values).max() > limit:
             raise ValueError("%s does not fit its integer type (max %d)" % (name, np.abs(values).max()))
     return reference.Weights(net.hidden, net.buckets, qa, qb, [int(x) for x in w1.ravel()],
-                             [int(x) for x in b1], [int(x) for x in w2.ravel()], [int(x) for x in b2])
+                             [int(x) for x in b1], [int(x) for x in material],
+                             [int(x) for x in w2.ravel()], [int(x) for x in b2])
 
 
 def export(model_path, out_path):

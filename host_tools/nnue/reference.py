@@ -29,12 +29,18 @@ The network ("(768 -> N + 1) x 2 -> 1"):
   (kings included) are on the board: bucket = min(B - 1, (pieces - 2) * B // 30).
 
 Ranges, so that 16- and 32-bit arithmetic cannot overflow (the trainer
-clips its float weights to keep them): an accumulator is at most 35 rows of
-|w| <= 3.5 * QA = 892 (32 pieces, the bias, and a row in flight during a
-move), under 32,767; a material value is at most 1,000 cp, so 32 pieces'
-sum stays under 32,767; the output sum is at most 2N * QA * 32,767 plus
-65,534 * QA * QB / 2 plus the bias, under 2**30 for N <= 32 (a MicroPython
-small int on a 32-bit Pico).
+clips its float weights to keep them): a first-layer weight is one byte,
+|w| <= 127 (1.98 at QA = 64), so an accumulator of 35 rows (32 pieces, the
+bias, a row in flight during a move) stays under 32,767; a material value
+is at most 1,000 cp, so 32 pieces' sum does too; the output sum is at most
+2N * QA * 32,767 plus 65,534 * QA * QB / 2 plus the bias, under 2**30 for
+N <= 64 (a MicroPython small int on a 32-bit Pico).
+
+The first layer's weights are stored as bytes, each plus 128 (0..255): a
+Pico keeps the whole file in its heap, and a byte a weight is half of
+int16's 24 KB at N = 16. The device adds and takes off rows as stored:
+each update adds two rows and takes off two (the zero row, 128s, where a
+move has fewer), so the 128s cancel.
 """
 import struct
 
@@ -54,8 +60,9 @@ FORMAT = """\
 weights file, little-endian:
   header  magic 'M9NN', u16 version (2), u16 inputs (768), u16 N, u16 buckets,
           u16 QA, u16 QB, u16 reserved (0)
-  W1      int16[768][N + 1]  first layer, one row per input: N units, then material (cp)
-  b1      int16[N + 1]       first layer bias
+  W1      uint8[768][N]      first layer, one row per input, each weight + 128
+  b1      int16[N]           first layer bias
+  M       int16[768]         the material column, one per input (cp)
   W2      int16[buckets][2N] output weights: side to move's N, then the other side's
   b2      int32[buckets]     output bias
   crc     u32 CRC-32 of everything before it
@@ -65,27 +72,29 @@ weights file, little-endian:
 class Weights:
     """A network's integer weights, as read from or written to a file."""
 
-    def __init__(self, hidden, buckets, qa, qb, w1, b1, w2, b2):
+    def __init__(self, hidden, buckets, qa, qb, w1, b1, material, w2, b2):
         self.hidden = hidden
         self.buckets = buckets
         self.qa = qa
         self.qb = qb
-        self.w1 = w1  # INPUTS * (hidden + 1) ints, row by row, material last
+        self.w1 = w1  # INPUTS * hidden ints (-127..127), row by row
         self.b1 = b1
+        self.material = material  # INPUTS ints (cp)
         self.w2 = w2  # buckets * 2 * hidden ints
         self.b2 = b2
 
 
 def payload_size(hidden, buckets):
-    return 2 * (INPUTS + 1) * (hidden + 1) + 2 * 2 * hidden * buckets + 4 * buckets
+    return INPUTS * hidden + 2 * hidden + 2 * INPUTS + 2 * 2 * hidden * buckets + 4 * buckets
 
 
 def to_bytes(weights):
     """The weights as a file's bytes, header and checksum included."""
     n, b = weights.hidden, weights.buckets
     data = HEADER.pack(MAGIC, VERSION, INPUTS, n, b, weights.qa, weights.qb, 0)
-    data += struct.pack("<%dh" % (INPUTS * (n + 1)), *weights.w1)
-    data += struct.pack("<%dh" % (n + 1), *weights.b1)
+    data += bytes(w + 128 for w in weights.w1)
+    data += struct.pack("<%dh" % n, *weights.b1)
+    data += struct.pack("<%dh" % INPUTS, *weights.material)
     data += struct.pack("<%dh" % (2 * n * b), *weights.w2)
     data += struct.pack("<%di" % b, *weights.b2)
     return data + struct.pack("<I", crc32(data) & 0xFFFFFFFF)
@@ -111,14 +120,16 @@ def from_bytes(data, name="weights"):
     if crc32(data[:size - 4]) & 0xFFFFFFFF != stored:
         raise ValueError("%s: checksum mismatch (the file is corrupted)" % name)
     at = HEADER.size
-    w1 = struct.unpack_from("<%dh" % (INPUTS * (n + 1)), data, at)
-    at += 2 * INPUTS * (n + 1)
-    b1 = struct.unpack_from("<%dh" % (n + 1), data, at)
-    at += 2 * (n + 1)
+    w1 = [w - 128 for w in data[at:at + INPUTS * n]]
+    at += INPUTS * n
+    b1 = struct.unpack_from("<%dh" % n, data, at)
+    at += 2 * n
+    material = struct.unpack_from("<%dh" % INPUTS, data, at)
+    at += 2 * INPUTS
     w2 = struct.unpack_from("<%dh" % (2 * n * b), data, at)
     at += 4 * n * b
     b2 = struct.unpack_from("<%di" % b, data, at)
-    return Weights(n, b, qa, qb, w1, b1, w2, b2)
+    return Weights(n, b, qa, qb, w1, b1, material, w2, b2)
 
 
 def read(path):
@@ -158,7 +169,6 @@ def bucket_of(pieces, buckets):
 def evaluate(weights, fen):
     """The network's score of `fen` in centipawns, from the side to move's view."""
     n = weights.hidden
-    width = n + 1
     qa = weights.qa
     w1 = weights.w1
     ours, theirs, pieces = features(fen)
@@ -170,11 +180,10 @@ def evaluate(weights, fen):
         for j in range(n):
             acc = weights.b1[j]
             for i in inputs:
-                acc += w1[i * width + j]
+                acc += w1[i * n + j]
             acc = 0 if acc < 0 else (qa if acc > qa else acc)  # clipped ReLU
             out += acc * w2[base + half + j]
-        material = weights.b1[n] + sum(w1[i * width + n] for i in inputs)
-        out += sign * material * (qa * weights.qb // 2)
+        out += sign * sum(weights.material[i] for i in inputs) * (qa * weights.qb // 2)
     return out // (qa * weights.qb)
 
 

@@ -39,7 +39,8 @@ SCALE = 400  # centipawns per unit of the network's output
 MAX_PIECES = 32
 PAD = INPUTS  # the index of an all-zero row that pads a position's inputs to 32
 # Clips that keep the integer network in range (see reference.py's "Ranges").
-W1_LIMIT = 3.5
+W1_LIMIT = 127 / 64  # a byte at export's QA (64)
+B1_LIMIT = 3.5
 W2_LIMIT = 2.5  # * SCALE * QB (32) stays under 32,767
 PSQT_LIMIT = 1000 / SCALE  # 1,000 cp: 32 pieces' sum stays under 32,767
 
@@ -161,7 +162,7 @@ class Network:
             self.params[k] -= (lr * m_hat / (np.sqrt(v_hat) + eps)).astype(np.float32)
         p = self.params
         np.clip(p["w1"], -W1_LIMIT, W1_LIMIT, out=p["w1"])
-        np.clip(p["b1"], -W1_LIMIT, W1_LIMIT, out=p["b1"])
+        np.clip(p["b1"], -B1_LIMIT, B1_LIMIT, out=p["b1"])
         np.clip(p["w2"], -W2_LIMIT, W2_LIMIT, out=p["w2"])
         np.clip(p["psqt"], -PSQT_LIMIT, PSQT_LIMIT, out=p["psqt"])
         p["w1"][PAD] = 0

@@ -41,15 +41,21 @@ def _read(name):
         if version != 2 or inputs != _INPUTS or not (n and buckets and qa and qb):
             raise ValueError("%s: version %d, %d inputs, N=%d: this reads version 2, 768 inputs"
                              % (name, version, inputs, n))
-        width = n + 1  # the units and the material column
-        size = (2 * (_INPUTS + 1) * width + 4 * n * buckets + 4 * buckets + 4) // 2  # halfwords
-        rows = zeros("H", width + size + 1)  # the zero row, the rest, one to see the file end
-        got = f.readinto(memoryview(rows)[width:])
-    if got != 2 * size:
+        # The first layer's bytes (network.py's rows8: a zero row of 128s
+        # first), then the 16-bit rest (rows: b1, a zero material value, the
+        # material column, W2, b2, the CRC), and one more to see the file end.
+        rows8 = bytearray(b"\x80" * n) + bytearray(_INPUTS * n)
+        got = f.readinto(memoryview(rows8)[n:])
+        size = n + _INPUTS + 2 * n * buckets + 2 * buckets + 2  # halfwords after the bytes
+        rows = zeros("H", size + 2)
+        got += f.readinto(memoryview(rows)[:n])
+        got += f.readinto(memoryview(rows)[n + 1:])
+    if got != _INPUTS * n + 2 * size:
         raise ValueError("%s: %d bytes where N=%d needs %d (truncated or padded)"
-                         % (name, _HEADER + got, n, _HEADER + 2 * size))
-    body = memoryview(rows)[width:width + size - 2]
-    end = width + size - 2
-    if crc32(body, crc32(header)) & 0xFFFFFFFF != rows[end] | rows[end + 1] << 16:
+                         % (name, _HEADER + got, n, _HEADER + _INPUTS * n + 2 * size))
+    end = size - 1  # the CRC's two halves
+    crc = crc32(memoryview(rows8)[n:], crc32(header))
+    crc = crc32(memoryview(rows)[n + 1:end], crc32(memoryview(rows)[:n], crc))
+    if crc & 0xFFFFFFFF != rows[end] | rows[end + 1] << 16:
         raise ValueError("%s: checksum mismatch (the file is corrupted)" % name)
-    return Network(rows, n, buckets, qa, qb)
+    return Network(rows8, rows, n, buckets, qa, qb)

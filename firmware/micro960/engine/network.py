@@ -2,21 +2,24 @@
 (768 -> N + 1) x 2 perspectives -> 1, scored exactly as reference.evaluate does.
 
 The weights file (micro960.nnue, in the package's folder) is read once, when the
-first search is made (engine/netfile.py), into one 16-bit array `rows` of
-rows W = N + 1 wide (N units, then the material column):
+first search is made (engine/netfile.py), into a bytearray `rows8` and a
+16-bit array `rows`:
 
-    rows[0:W]            an all-zero row: "no input" for push_move's update
-    rows[(i+1)*W:...]    the first layer's row of input i (0-767)
-    rows[769*W:770*W]    the first layer's bias
-    rows[770*W:...]      the output weights, 2N a bucket; then the output
+    rows8[0:N]           a zero row (128s): "no input" for push_move's update
+    rows8[(i+1)*N:...]   the first layer's row of input i (0-767), each
+                         weight + 128 (reference.py: the 128s cancel)
+    rows[0:N]            the first layer's bias
+    rows[N]              0: the zero row's material
+    rows[N+1+i]          the material column's value of input i
+    rows[N+769:...]      the output weights, 2N a bucket; then the output
                          biases, two halves of an int32 each; then the CRC
 
 Input i from White's perspective is position.piece_row(piece) * 64 +
 square: the piece's Zobrist index. From Black's the board is turned upside
 down and the colours swap: i ^ 56, 384 further on or back.
 
-The accumulators are a stack of 32 slots of 2W int16 values (White's
-perspective, then Black's), indexed by the position's undo-stack ply & 31.
+The accumulators are a stack of 32 slots of 2(N + 1) int16 values (White's
+perspective, then Black's: N units, then the material column), indexed by the position's undo-stack ply & 31.
 push_move notes in `pending` which inputs the move into slot ply + 1 adds
 and removes, and marks the slot not made; score() makes it (and any slot
 above it not made yet) from the nearest made slot above, when the node is
@@ -39,9 +42,10 @@ _network = None
 
 
 class Network:
-    """The weights (rows), their shape, and the accumulator stack."""
+    """The weights (rows8, rows), their shape, and the accumulator stack."""
 
-    def __init__(self, rows, hidden, buckets, qa, qb):
+    def __init__(self, rows8, rows, hidden, buckets, qa, qb):
+        self.rows8 = rows8
         self.rows = rows
         self.hidden = hidden  # N, the clipped units
         self.width = hidden + 1  # an accumulator: the units, then the material column
@@ -52,8 +56,8 @@ class Network:
         # Per slot, what the move into it adds and removes (push_move's four
         # inputs + 1, 0 for none) and whether the slot is made (1) or not (0).
         self.pending = zeros("H", SLOTS * 5)
-        self.shape = zeros("H", 5)  # what score() needs to know: W, buckets, QA, QB, mop-up
-        self.shape[0], self.shape[1], self.shape[2], self.shape[3] = self.width, buckets, qa, qb
+        self.shape = zeros("H", 5)  # what score() needs to know: N, buckets, QA, QB, mop-up
+        self.shape[0], self.shape[1], self.shape[2], self.shape[3] = hidden, buckets, qa, qb
 
 
 def network():
@@ -76,19 +80,20 @@ def network():
 def refresh(net, pos):
     """Set the accumulators of pos's current ply from its pieces."""
     ply = pos.state[5] & (SLOTS - 1)
-    fill(net.acc, net.rows, net.width, ply, pos.board, pos.squares, pos.counts)
+    fill(net.acc, net.rows8, net.rows, net.hidden, ply, pos.board, pos.squares, pos.counts)
     net.pending[ply * 5 + 4] = 1
 
 
-def fill(acc, rows, n, ply, board, squares, counts):
-    """Both perspectives' accumulators (n wide) at slot `ply`: bias plus the rows of
-    every piece (see refresh). Plain Python: it runs once a search, and
-    bytecode takes less heap than viper's machine code."""
-    bias = 769 * n
+def fill(acc, rows8, rows, n, ply, board, squares, counts):
+    """Both perspectives' accumulators (N units and the material column) at
+    slot `ply`: bias plus the rows of every piece (see refresh). Plain
+    Python: it runs once a search, and bytecode takes less heap than viper's
+    machine code."""
     for side in range(2):
-        at = (ply * 2 + side) * n
+        at = (ply * 2 + side) * (n + 1)
         for j in range(n):
-            acc[at + j] = rows[bias + j]
+            acc[at + j] = rows[j]
+        acc[at + n] = 0
         for c in range(2):
             for i in range(16 * c, 16 * c + counts[c]):
                 sq = squares[i]
@@ -99,7 +104,8 @@ def fill(acc, rows, n, ply, board, squares, counts):
                     code = code + 384 if code < 384 else code - 384
                 row = (code + 1) * n
                 for j in range(n):
-                    acc[at + j] = (acc[at + j] + rows[row + j]) & 0xFFFF
+                    acc[at + j] = (acc[at + j] + rows8[row + j] - 128) & 0xFFFF
+                acc[at + n] = (acc[at + n] + rows[n + 1 + code]) & 0xFFFF
 
 
 def null_move(pending, ply):
@@ -111,8 +117,8 @@ def null_move(pending, ply):
 
 
 @micropython.viper
-def score(acc: ptr16, rows: ptr16, shape: ptr16, pending: ptr16, ply: int, side: int,
-          counts: ptr8, kings: ptr8) -> int:
+def score(acc: ptr16, rows8: ptr8, rows: ptr16, shape: ptr16, pending: ptr16, ply: int,
+          side: int, counts: ptr8, kings: ptr8) -> int:
     """The side to move's score in centipawns at slot `ply`: its accumulators
     made first if they are not (from the nearest slot above that is, by
     the inputs push_move noted); then the clipped ReLU and the dot product
@@ -144,6 +150,8 @@ def score(acc: ptr16, rows: ptr16, shape: ptr16, pending: ptr16, ply: int, side:
         return -bonus if side == 8 else bonus
     pieces = int(counts[0]) + int(counts[1])
     n = int(shape[0])
+    width = n + 1  # an accumulator: the units, then the material column
+    material = n  # rows[material + row]: the material of input row - 1 (row 0: none, 0)
     here = ply & (SLOTS - 1)
     k = here
     while int(pending[k * 5 + 4]) == 0:  # the root's slot is made (refresh)
@@ -151,10 +159,11 @@ def score(acc: ptr16, rows: ptr16, shape: ptr16, pending: ptr16, ply: int, side:
     while k != here:
         # Make slot k + 1 from slot k: one loop a perspective, over four
         # rows (castling: two on, two off; a capture one on, two off; a plain
-        # move one of each), the zero row where a move has fewer.
-        src = k * 2 * n
+        # move one of each), the zero row where a move has fewer: two rows
+        # on and two off, so the weights' + 128 cancel.
+        src = k * 2 * width
         k = (k + 1) & (SLOTS - 1)
-        dst = k * 2 * n
+        dst = k * 2 * width
         p = k * 5
         added = int(pending[p])
         removed = int(pending[p + 1])
@@ -164,13 +173,16 @@ def score(acc: ptr16, rows: ptr16, shape: ptr16, pending: ptr16, ply: int, side:
         for _side in range(2):
             a1 = added * n
             r1 = removed * n
-            a2 = added2 * n  # row 0 is all zeros: a plain move or a capture adds it
+            a2 = added2 * n  # row 0 is the zero row: a plain move or a capture adds it
             r2 = removed2 * n
             for j in range(n):
-                acc[dst + j] = (int(acc[src + j]) + int(rows[a1 + j]) + int(rows[a2 + j]) -
-                                int(rows[r1 + j]) - int(rows[r2 + j])) & 0xFFFF
-            src += n
-            dst += n
+                acc[dst + j] = (int(acc[src + j]) + int(rows8[a1 + j]) + int(rows8[a2 + j]) -
+                                int(rows8[r1 + j]) - int(rows8[r2 + j])) & 0xFFFF
+            acc[dst + n] = (int(acc[src + n]) + int(rows[material + added]) +
+                            int(rows[material + added2]) - int(rows[material + removed]) -
+                            int(rows[material + removed2])) & 0xFFFF
+            src += width
+            dst += width
             # Black's perspective: the board upside down (square ^ 56), the
             # colours swapped; 0 (no input) stays 0.
             if added:
@@ -186,18 +198,16 @@ def score(acc: ptr16, rows: ptr16, shape: ptr16, pending: ptr16, ply: int, side:
     bucket = (pieces - 2) * buckets // 30 if pieces > 2 else 0
     if bucket > buckets - 1:
         bucket = buckets - 1
-    units = n - 1
-    w2 = 770 * n + bucket * 2 * units
-    b2 = 770 * n + buckets * 2 * units + 2 * bucket
+    w2 = material + 769 + bucket * 2 * n
+    b2 = material + 769 + buckets * 2 * n + 2 * bucket
     out = (((int(rows[b2 + 1]) ^ 0x8000) - 0x8000) << 16) | int(rows[b2])  # int32, signed
-    at = here * 2 * n
-    ours = at if side == 8 else at + n
-    theirs = at + n if side == 8 else at
+    at = here * 2 * width
+    ours = at if side == 8 else at + width
+    theirs = at + width if side == 8 else at
     d = qa * int(shape[3])
     # The material columns, sign-extended, count at half their difference.
-    out += (((int(acc[ours + units]) ^ 0x8000) - (int(acc[theirs + units]) ^ 0x8000)) *
-            (d >> 1))
-    for j in range(units):
+    out += (((int(acc[ours + n]) ^ 0x8000) - (int(acc[theirs + n]) ^ 0x8000)) * (d >> 1))
+    for j in range(n):
         # The clipped ReLU (an accumulator above 32767 is negative: 0), then
         # the product with the output weight, sign-extended ((x ^ 0x8000) - 0x8000).
         v = int(acc[ours + j])
@@ -207,7 +217,7 @@ def score(acc: ptr16, rows: ptr16, shape: ptr16, pending: ptr16, ply: int, side:
         v = int(acc[theirs + j])
         if v > qa:
             v = 0 if v & 0x8000 else qa
-        out += v * ((int(rows[w2 + units + j]) ^ 0x8000) - 0x8000)
+        out += v * ((int(rows[w2 + n + j]) ^ 0x8000) - 0x8000)
     cp = out // d if out >= 0 else -((d - 1 - out) // d)  # floor division on both runtimes
     if cp > _LIMIT:
         return _LIMIT
@@ -239,7 +249,7 @@ def evaluate(pos, net=None):
     refresh(net, pos)
     drive = net.shape[4]
     net.shape[4] = 0  # the network's own score
-    value = score(net.acc, net.rows, net.shape, net.pending, pos.state[5], pos.state[0],
-                  pos.counts, pos.kings)
+    value = score(net.acc, net.rows8, net.rows, net.shape, net.pending, pos.state[5],
+                  pos.state[0], pos.counts, pos.kings)
     net.shape[4] = drive
     return value

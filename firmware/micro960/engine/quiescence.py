@@ -75,6 +75,7 @@ def quiesce(search, alpha: int, beta: int, ply: int, start: int) -> int:
     net = search.net
     acc = net.acc
     rows = net.rows
+    rows8 = net.rows8
     shape = net.shape
     pending = net.pending
     hidden = int(net.hidden)
@@ -118,7 +119,7 @@ def quiesce(search, alpha: int, beta: int, ply: int, start: int) -> int:
                     if in_check and not at_limit:
                         best = -_INFINITE  # no standing pat in check: every evasion is searched
                     else:
-                        best = int(net_score(acc, rows, shape, pending, state[_PLY], us,
+                        best = int(net_score(acc, rows8, rows, shape, pending, state[_PLY], us,
                                              counts_obj, kings_obj))
                         if at_limit or best >= beta:
                             result = best

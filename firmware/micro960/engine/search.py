@@ -400,6 +400,7 @@ def _tree(search, depth: int, alpha: int, beta: int) -> int:
     net = search.net
     acc = net.acc
     rows = net.rows
+    rows8 = net.rows8
     shape = net.shape
     pending = net.pending
     hidden = int(net.hidden)
@@ -508,8 +509,8 @@ def _tree(search, depth: int, alpha: int, beta: int) -> int:
             f = ply * FRAME
             static = -INFINITE
             if not (flags & _IN_CHECK):
-                static = int(net_score(acc, rows, shape, pending, state[_PLY], us, counts_obj,
-                                       kings_obj))
+                static = int(net_score(acc, rows8, rows, shape, pending, state[_PLY], us,
+                                       counts_obj, kings_obj))
                 flags |= _IMPROVING
                 # Worse than two plies ago: this line is going nowhere, prune harder.
                 if ply >= 2 and static <= frame[f - 2 * FRAME + _STATIC] - _BIAS:

@@ -21,20 +21,21 @@ from support import legal, raises
 NET = network.network()
 N = NET.hidden
 W = NET.width  # an accumulator: N units and the material column
-SCRATCH = network.Network(NET.rows, N, NET.buckets, NET.qa, NET.qb)  # refreshed for each score
+SCRATCH = network.Network(NET.rows8, NET.rows, N, NET.buckets, NET.qa, NET.qb)  # refreshed for each score
 FRESH = zeros("H", network.SLOTS * 2 * W)  # full refreshes, to compare with
 _PLY = 5  # Position.state's ply
 
 
 def matches_refresh(pos):
     """Are the accumulators at pos's ply, once scored, those a full refresh gives?"""
-    score = network.score(NET.acc, NET.rows, NET.shape, NET.pending, pos.state[_PLY],
-                          pos.state[0], pos.counts, pos.kings)
+    score = network.score(NET.acc, NET.rows8, NET.rows, NET.shape, NET.pending,
+                          pos.state[_PLY], pos.state[0], pos.counts, pos.kings)
     network.refresh(SCRATCH, pos)
-    assert score == network.score(SCRATCH.acc, SCRATCH.rows, SCRATCH.shape, SCRATCH.pending,
-                                  pos.state[_PLY], pos.state[0], pos.counts, pos.kings)
+    assert score == network.score(SCRATCH.acc, SCRATCH.rows8, SCRATCH.rows, SCRATCH.shape,
+                                  SCRATCH.pending, pos.state[_PLY], pos.state[0], pos.counts,
+                                  pos.kings)
     ply = pos.state[_PLY] & (network.SLOTS - 1)
-    network.fill(FRESH, NET.rows, W, ply, pos.board, pos.squares, pos.counts)
+    network.fill(FRESH, NET.rows8, NET.rows, N, ply, pos.board, pos.squares, pos.counts)
     at = ply * 2 * W
     for j in range(at, at + 2 * W):
         if NET.acc[j] != FRESH[j]:
@@ -257,6 +258,7 @@ def test_a_damaged_weights_file_is_refused_with_its_reason():
     os.remove(path)
     assert copy.hidden == N and len(copy.rows) == len(NET.rows)
     assert all(copy.rows[i] == NET.rows[i] for i in range(len(NET.rows)))
+    assert copy.rows8 == NET.rows8
 
 
 def test_a_bare_king_is_scored_by_the_mop_up_where_it_can_be_mated():
@@ -274,8 +276,8 @@ def test_a_bare_king_is_scored_by_the_mop_up_where_it_can_be_mated():
         network.refresh(NET, pos)
         NET.shape[4] = 1
         try:
-            return network.score(NET.acc, NET.rows, NET.shape, NET.pending, pos.state[_PLY],
-                                 pos.state[0], pos.counts, pos.kings)
+            return network.score(NET.acc, NET.rows8, NET.rows, NET.shape, NET.pending,
+                                 pos.state[_PLY], pos.state[0], pos.counts, pos.kings)
         finally:
             NET.shape[4] = 0
     centre, edge = mop("8/8/8/3k4/8/8/8/KQ6 w - - 0 1"), mop("3k4/8/8/8/8/8/8/KQ6 w - - 0 1")

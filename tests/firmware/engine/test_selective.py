@@ -196,9 +196,17 @@ def test_later_moves_of_a_pv_node_get_a_null_window_then_the_full_one_if_inside(
     assert counts.get("searched again with the full window", 0) >= 5, counts
 
 
+# Where the score moves by more than a window from one depth to the next
+# (a queen ending, a middlegame of the network's own games): the windows widen.
+SWINGS = (
+    "8/Pk6/8/1PQ4P/2P5/3P1b2/3K4/7q b - - 0 60",
+    "3k2r1/3p4/3np3/1pr4p/6p1/3PNN2/P1P3R1/1K6 w - - 0 28",
+)
+
+
 def test_aspiration_windows_from_depth_4_and_wider_when_the_score_falls_outside():
     widened = 0
-    for fen in MIDDLEGAMES:
+    for fen in MIDDLEGAMES + SWINGS:
         windows = watch(fen, 6).windows
         last = 0  # the score of the last finished depth
         for i, (depth, alpha, beta, score) in enumerate(windows):
