@@ -51,24 +51,32 @@ test: $(STAMP) $(TRAIN_STAMP) $(NODE_STAMP)
 fuzz: $(STAMP) $(TRAIN_STAMP) $(NODE_STAMP)
 	MICRO960_FUZZ_EXAMPLES=$(FUZZ) $(VENV)/bin/python -m pytest -q tests -k fuzz
 
-# The network (host_tools/nnue/README.md): positions labelled by Stockfish at
-# NNUE_DEPTH, a network of NNUE_HIDDEN accumulators trained for NNUE_EPOCHS,
-# its weights in build/nnue/micro960.nnue. Everything runs at nice 19: it is
-# long, and the machine's other work comes first.
-NNUE_POSITIONS ?= 100000
+# The network (host_tools/nnue/README.md): NNUE_POSITIONS positions of games in
+# every rule set labelled by Stockfish at NNUE_DEPTH, NNUE_SELFPLAY of
+# Stockfish's games with random moves at NNUE_SELFPLAY_DEPTH, a network of
+# NNUE_HIDDEN units and NNUE_BUCKETS output buckets trained on both (and
+# their mirrors) for NNUE_EPOCHS, its weights in build/nnue/micro960.nnue.
+# Everything runs at nice 19: it is long, and the machine's other work comes first.
+NNUE_POSITIONS ?= 300000
 NNUE_DEPTH ?= 8
-NNUE_HIDDEN ?= 32
-NNUE_BUCKETS ?= 1
-NNUE_EPOCHS ?= 10
+NNUE_SELFPLAY ?= 1000000
+NNUE_SELFPLAY_DEPTH ?= 6
+NNUE_HIDDEN ?= 16
+NNUE_BUCKETS ?= 4
+NNUE_EPOCHS ?= 8
 NNUE_SEED ?= 1
 NNUE_JOBS ?= 2
 NNUE_DIR ?= build/nnue
 
 nnue: $(STAMP) $(TRAIN_STAMP)
 	nice -n 19 $(VENV)/bin/python -m host_tools.nnue.generate --positions $(NNUE_POSITIONS) \
-		--depth $(NNUE_DEPTH) --seed $(NNUE_SEED) --jobs $(NNUE_JOBS) --out $(NNUE_DIR)/positions.tsv
+		--depth $(NNUE_DEPTH) --seed $(NNUE_SEED) --jobs $(NNUE_JOBS) --out $(NNUE_DIR)/games.tsv
+	nice -n 19 $(VENV)/bin/python -m host_tools.nnue.selfplay --positions $(NNUE_SELFPLAY) \
+		--depth $(NNUE_SELFPLAY_DEPTH) --seed $(NNUE_SEED) --jobs $(NNUE_JOBS) \
+		--out $(NNUE_DIR)/selfplay.tsv
+	cat $(NNUE_DIR)/games.tsv $(NNUE_DIR)/selfplay.tsv > $(NNUE_DIR)/positions.tsv
 	nice -n 19 $(VENV)/bin/python -m host_tools.nnue.train --data $(NNUE_DIR)/positions.tsv \
-		--hidden $(NNUE_HIDDEN) --buckets $(NNUE_BUCKETS) --epochs $(NNUE_EPOCHS) \
+		--hidden $(NNUE_HIDDEN) --buckets $(NNUE_BUCKETS) --epochs $(NNUE_EPOCHS) --mirror \
 		--seed $(NNUE_SEED) --out $(NNUE_DIR)/float.npz
 	$(VENV)/bin/python -m host_tools.nnue.export --model $(NNUE_DIR)/float.npz \
 		--out $(NNUE_DIR)/micro960.nnue

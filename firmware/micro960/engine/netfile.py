@@ -44,7 +44,9 @@ def _read(name):
         # The first layer's bytes (network.py's rows8: a zero row of 128s
         # first), then the 16-bit rest (rows: b1, a zero material value, the
         # material column, W2, b2, the CRC), and one more to see the file end.
-        rows8 = bytearray(b"\x80" * n) + bytearray(_INPUTS * n)
+        rows8 = bytearray((_INPUTS + 1) * n)  # allocated once: a Pico's heap has no room for two
+        for j in range(n):
+            rows8[j] = 128
         got = f.readinto(memoryview(rows8)[n:])
         size = n + _INPUTS + 2 * n * buckets + 2 * buckets + 2  # halfwords after the bytes
         rows = zeros("H", size + 2)
