@@ -293,40 +293,48 @@ def _play(job):
     return lines
 
 
-def generate(args, out, say=print):
-    """Play games until args.positions positions are written to `out`; return the count."""
-    written = 0
-    games = 0
+def run_games(play, workers, args, out, say=print, every=50):
+    """Play games, `play((index, args))` giving each one's lines, in
+    args.jobs processes, until args.positions lines are written to `out`;
+    return the count. `workers`: the calling module's engines by name, closed
+    at the end when the games ran in this process (a pool's die with it)."""
+    written = games = 0
     start = time.time()
     jobs = ((i, args) for i in range(10 ** 9))
-    if args.jobs > 1:
-        pool = multiprocessing.Pool(args.jobs)
-        results = pool.imap(_play, jobs)
-    else:
-        pool = None
-        results = map(_play, jobs)
+    pool = multiprocessing.Pool(args.jobs) if args.jobs > 1 else None
+    results = pool.imap(play, jobs) if pool else map(play, jobs)
     try:
         for lines in results:
             games += 1
             for line in lines[:args.positions - written]:
                 out.write(line)
                 written += 1
-            if games % 50 == 0:
+            if games % every == 0:
                 out.flush()
-                say("%d games, %d positions, %.1f s per 1,000" % (
+                say("%d games, %d positions, %.2f s per 1,000" % (
                     games, written, (time.time() - start) * 1000 / max(1, written)))
             if written >= args.positions:
                 break
     finally:
         if pool:
             pool.terminate()
-        else:
-            for name in ("stockfish", "player"):
-                if name in _worker:
-                    _worker.pop(name).close()
+        for name in list(workers):
+            workers.pop(name).close()
     say("%d positions from %d games in %.0f s (%.2f s per 1,000)" % (
         written, games, time.time() - start, (time.time() - start) * 1000 / max(1, written)))
     return written
+
+
+def write_games(play, workers, args, every=50):
+    """run_games into the file args.out, by way of a .part file: a stopped
+    run leaves no half file under the real name."""
+    out_path = Path(args.out)
+    out_path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = out_path.with_suffix(out_path.suffix + ".part")
+    with open(tmp, "w") as out:
+        run_games(play, workers, args, out, lambda line: print(line, file=sys.stderr, flush=True),
+                  every)
+    tmp.replace(out_path)
 
 
 def rules_list(text):
@@ -370,12 +378,7 @@ def main(argv=None):
         sys.exit("generate: --micro960-share must be in [0, 1]")
     if not 0 < args.keep <= 1:
         sys.exit("generate: --keep must be in (0, 1]")
-    out_path = Path(args.out)
-    out_path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = out_path.with_suffix(out_path.suffix + ".part")
-    with open(tmp, "w") as out:
-        generate(args, out, say=lambda line: print(line, file=sys.stderr, flush=True))
-    tmp.replace(out_path)  # a stopped run leaves no half file under the real name
+    write_games(_play, _worker, args)
 
 
 if __name__ == "__main__":

@@ -21,15 +21,12 @@ generate.py's: FEN, score (cp, side to move's view), result (side to move's
 view), rules; game i uses random.Random(seed * 1000003 + i) alone.
 """
 import argparse
-import multiprocessing
 import random
 import sys
-import time
-from pathlib import Path
 
 import chess
 
-from .generate import LAST_SCORE_WIN, STOCKFISH, WIN_PLIES, WIN_SCORE, stockfish
+from .generate import LAST_SCORE_WIN, STOCKFISH, WIN_PLIES, WIN_SCORE, stockfish, write_games
 
 
 def start_board(rng, double960):
@@ -103,33 +100,6 @@ def _play(job):
             for fen, score, white, rules in kept]
 
 
-def run(args, out, say):
-    written = games = 0
-    start = time.time()
-    jobs = ((i, args) for i in range(10 ** 9))
-    pool = multiprocessing.Pool(args.jobs) if args.jobs > 1 else None
-    results = pool.imap(_play, jobs) if pool else map(_play, jobs)
-    try:
-        for lines in results:
-            games += 1
-            for line in lines[:args.positions - written]:
-                out.write(line)
-                written += 1
-            if games % 200 == 0:
-                out.flush()
-                say("%d games, %d positions, %.2f s per 1,000" % (
-                    games, written, (time.time() - start) * 1000 / max(1, written)))
-            if written >= args.positions:
-                break
-    finally:
-        if pool:
-            pool.terminate()
-        elif "engine" in _worker:
-            _worker.pop("engine").close()
-    say("%d positions from %d games in %.0f s" % (written, games, time.time() - start))
-    return written
-
-
 def build_parser():
     p = argparse.ArgumentParser(prog="python -m host_tools.nnue.selfplay",
                                 description="Many labelled positions fast, from Stockfish's games.")
@@ -156,12 +126,7 @@ def main(argv=None):
     for name in ("random_moves", "double960", "keep"):
         if not 0 <= getattr(args, name) <= 1:
             sys.exit("selfplay: --%s must be in [0, 1]" % name.replace("_", "-"))
-    out_path = Path(args.out)
-    out_path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = out_path.with_suffix(out_path.suffix + ".part")
-    with open(tmp, "w") as out:
-        run(args, out, lambda line: print(line, file=sys.stderr, flush=True))
-    tmp.replace(out_path)
+    write_games(_play, _worker, args, every=200)
 
 
 if __name__ == "__main__":
