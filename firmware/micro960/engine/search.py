@@ -150,7 +150,9 @@ class Search:
         age_history(self.history)
         max_depth = limits.depth or MAX_PLY - 4
         if limits.mate:
-            max_depth = min(max_depth, 2 * limits.mate)
+            # A mate in N is 2N - 1 plies, but the search's reductions can
+            # hide it at that depth: look 4 plies further (it stops once found).
+            max_depth = min(max_depth, 2 * limits.mate + 4)
         if self.skill < 20:
             max_depth = min(max_depth, 1 + self.skill // 2)
         best = self.best = 0
