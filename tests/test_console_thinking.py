@@ -23,12 +23,20 @@ def one_white_move(out):
     return fields[1] == "b" and fields[5] == "1"
 
 
+def ctrl_c_reaches_it():
+    """In the engine's process, before it starts: Ctrl-C as a terminal's
+    foreground program has it. A shell's background job (`make test &`)
+    ignores SIGINT, and a Python started so keeps ignoring it."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def start(runtime, tmp_path):
     env = dict(os.environ, MICRO960_GAMES=str(tmp_path))
     return subprocess.Popen(
         [sys.executable, "-m", "host_tools", "play", "--runtime", runtime, "--color", "black",
          "--time", "30", "--sp", "518"], cwd=REPO, env=env, stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True)
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True,
+        preexec_fn=ctrl_c_reaches_it)
 
 
 def send(engine, text):
@@ -78,7 +86,7 @@ def play(runtime, tmp_path, *options):
     return subprocess.Popen(
         [sys.executable, "-m", "host_tools", "play", "--runtime", runtime, "--sp", "518"]
         + list(options), cwd=REPO, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT, text=True, start_new_session=True)
+        stderr=subprocess.STDOUT, text=True, start_new_session=True, preexec_fn=ctrl_c_reaches_it)
 
 
 def wait_for(said, seen, seconds=60):
