@@ -346,38 +346,49 @@ def rules_list(text):
     return names
 
 
+def game_options(p, positions, out, depth, max_plies):
+    """The options generate.py and selfplay.py share, with their defaults."""
+    p.add_argument("--positions", type=int, default=positions, help="how many positions to write")
+    p.add_argument("--out", default=out, help="the file to write")
+    p.add_argument("--seed", type=int, default=1, help="the seed of every random choice")
+    p.add_argument("--depth", type=int, default=depth, help="Stockfish's search depth per position")
+    p.add_argument("--max-plies", type=int, default=max_plies,
+                   help="a game's length before adjudication")
+    p.add_argument("--keep", type=float, default=0.5,
+                   help="the chance a quiet position is kept (below 1: fewer, less alike)")
+    p.add_argument("--clamp", type=int, default=3000, help="scores are clamped to +-this (cp)")
+    p.add_argument("--jobs", type=int, default=1, help="games played at once (one Stockfish each)")
+    p.add_argument("--stockfish", default=STOCKFISH, help="the Stockfish program")
+
+
+def check_game_options(args, program):
+    """Exit with a one-line reason when the shared options are out of range."""
+    if args.positions < 1 or args.depth < 1 or args.jobs < 1:
+        sys.exit("%s: --positions, --depth and --jobs must be at least 1" % program)
+    if not 0 < args.keep <= 1:
+        sys.exit("%s: --keep must be in (0, 1]" % program)
+
+
 def build_parser():
     p = argparse.ArgumentParser(prog="python -m host_tools.nnue.generate",
                                 description="Labelled training positions from games in every rule set.")
-    p.add_argument("--positions", type=int, default=100000, help="how many positions to write")
-    p.add_argument("--out", default="build/nnue/positions.tsv", help="the file to write")
-    p.add_argument("--seed", type=int, default=1, help="the seed of every random choice")
-    p.add_argument("--depth", type=int, default=8, help="Stockfish's search depth per position")
+    game_options(p, 100000, "build/nnue/positions.tsv", 8, 200)
     p.add_argument("--player-nodes", type=int, default=100,
                    help="micro960's nodes a move where it plays (chess480, LRS, --micro960-share)")
     p.add_argument("--micro960-share", type=float, default=0.0,
                    help="the share of games micro960 plays where Stockfish could (0-1)")
     p.add_argument("--random-plies-min", type=int, default=2, help="fewest random opening plies")
     p.add_argument("--random-plies-max", type=int, default=12, help="most random opening plies")
-    p.add_argument("--max-plies", type=int, default=200, help="a game's length before adjudication")
-    p.add_argument("--keep", type=float, default=0.5,
-                   help="the chance a quiet position is kept (below 1: fewer, less alike)")
-    p.add_argument("--clamp", type=int, default=3000, help="scores are clamped to +-this (cp)")
     p.add_argument("--rules", type=rules_list, default=None,
                    help="only these rule sets, comma-separated (default: all, weighted)")
-    p.add_argument("--jobs", type=int, default=1, help="games played at once (one Stockfish each)")
-    p.add_argument("--stockfish", default=STOCKFISH, help="the Stockfish program")
     return p
 
 
 def main(argv=None):
     args = build_parser().parse_args(argv)
-    if args.positions < 1 or args.depth < 1 or args.jobs < 1:
-        sys.exit("generate: --positions, --depth and --jobs must be at least 1")
+    check_game_options(args, "generate")
     if not 0 <= args.micro960_share <= 1:
         sys.exit("generate: --micro960-share must be in [0, 1]")
-    if not 0 < args.keep <= 1:
-        sys.exit("generate: --keep must be in (0, 1]")
     write_games(_play, _worker, args)
 
 

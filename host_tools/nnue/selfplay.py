@@ -26,7 +26,8 @@ import sys
 
 import chess
 
-from .generate import LAST_SCORE_WIN, STOCKFISH, WIN_PLIES, WIN_SCORE, stockfish, write_games
+from .generate import (LAST_SCORE_WIN, WIN_PLIES, WIN_SCORE, check_game_options, game_options,
+                       stockfish, write_games)
 
 
 def start_board(rng, double960):
@@ -103,27 +104,18 @@ def _play(job):
 def build_parser():
     p = argparse.ArgumentParser(prog="python -m host_tools.nnue.selfplay",
                                 description="Many labelled positions fast, from Stockfish's games.")
-    p.add_argument("--positions", type=int, default=1000000, help="how many positions to write")
-    p.add_argument("--out", default="build/nnue/selfplay.tsv", help="the file to write")
-    p.add_argument("--seed", type=int, default=1, help="the seed of every random choice")
-    p.add_argument("--depth", type=int, default=6, help="Stockfish's depth: the label and the move")
+    game_options(p, 1000000, "build/nnue/selfplay.tsv", 6, 300)  # --depth: the label and the move
     p.add_argument("--random-moves", type=float, default=0.1,
                    help="the chance a ply is a random legal move instead")
     p.add_argument("--double960", type=float, default=0.2,
                    help="the share of games with each side's own set-up")
-    p.add_argument("--keep", type=float, default=0.5, help="the chance a quiet position is kept")
-    p.add_argument("--max-plies", type=int, default=300, help="a game's length before adjudication")
-    p.add_argument("--clamp", type=int, default=3000, help="scores are clamped to +-this (cp)")
-    p.add_argument("--jobs", type=int, default=1, help="games played at once (one Stockfish each)")
-    p.add_argument("--stockfish", default=STOCKFISH, help="the Stockfish program")
     return p
 
 
 def main(argv=None):
     args = build_parser().parse_args(argv)
-    if args.positions < 1 or args.depth < 1 or args.jobs < 1:
-        sys.exit("selfplay: --positions, --depth and --jobs must be at least 1")
-    for name in ("random_moves", "double960", "keep"):
+    check_game_options(args, "selfplay")
+    for name in ("random_moves", "double960"):
         if not 0 <= getattr(args, name) <= 1:
             sys.exit("selfplay: --%s must be in [0, 1]" % name.replace("_", "-"))
     write_games(_play, _worker, args, every=200)

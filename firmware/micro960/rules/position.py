@@ -264,6 +264,7 @@ class Position:
 
     def push(self, move):
         """Make a move; `pop(move)` takes it back."""
+        # n = 0: no network to tell (the board stands in for its unused buffer)
         push_move(self.board, self.squares, self.slot, self.counts, self.kings, self.keep,
               self.state, self.saved, move, self.en_passant, self.board, 0)
 
