@@ -24,6 +24,8 @@ _PROMOTE_Q = const(7)
 _SIDE = const(0)  # fields of Position.state
 _EP = const(1)
 _RIGHTS = const(2)
+_ORTHODOX = const(7)
+_CASTLE = const(3)
 
 MAX_MOVES = 256  # more than the 218 any chess position can have
 
@@ -148,58 +150,69 @@ def generate(b: ptr8, squares: ptr8, first: int, last: int, buf: ptr16, n: int,
     return n
 
 
-def castling_moves(pos, buf, n):
+@micropython.viper
+def castling_moves(pos, buf: ptr16, n: int) -> int:
     """Chess960 castling by the FIDE rules (or Chess480's orthodox castling),
     written as king takes own rook.
 
     The king's destination square itself is tested after the move is made
     (legal_moves), because the castling rook may stand between it and an
-    attacker until it moves.
+    attacker until it moves. (Viper: in bytecode, with the properties it
+    read, this was a seventh of the search's time on a Pico.)
     """
-    us = pos.side
-    rights = pos.rights & (3 if us == WHITE else 12)
+    state = ptr32(pos.state)
+    us = state[_SIDE]
+    rights = state[_RIGHTS] & (3 if us == _WHITE else 12)
     if not rights:
         return n
-    b = pos.board
-    them = us ^ BOTH
-    king = pos.kings[us >> 4]
-    if attacked(b, king, them):
+    b_obj = pos.board
+    b = ptr8(b_obj)
+    them = us ^ 24
+    king = int(ptr8(pos.kings)[us >> 4])
+    if attacked(b_obj, king, them):
         return n
-    orthodox = pos.orthodox_castling
-    base = 21 if us == WHITE else 91
+    rooks = ptr8(pos.rook_squares)
+    to64 = ptr8(TO64)
+    orthodox = state[_ORTHODOX]
+    base = 21 if us == _WHITE else 91
     for bit in range(4):
-        if not rights & (1 << bit):
+        if not (rights & (1 << bit)):
             continue
-        rook = pos.rook_squares[bit]
+        rook = int(rooks[bit])
         # position.castle_squares, without the tuple it would allocate.
         step = 1 if rook > king else -1
         if orthodox:
             kdst = king + 2 * step
             rdst = king + step
-            if TO64[kdst] == 255:  # king beside its rook in the corner: they swap
+            if int(to64[kdst]) == 255:  # king beside its rook in the corner: they swap
                 kdst = rook
                 rdst = king
         else:
             kdst = base + 4 + 2 * step
             rdst = kdst - step
-        lo = min(king, rook, kdst, rdst)
-        hi = max(king, rook, kdst, rdst)
-        blocked = False
-        for sq in range(lo, hi + 1):
-            if b[sq] and sq != king and sq != rook:
-                blocked = True
-                break
-        if blocked:
+        # Every square between the king, the rook and their destinations is empty...
+        lo = king if king < rook else rook
+        hi = rook if king < rook else king
+        if kdst < lo:
+            lo = kdst
+        if kdst > hi:
+            hi = kdst
+        if rdst < lo:
+            lo = rdst
+        if rdst > hi:
+            hi = rdst
+        sq = lo
+        while sq <= hi and (sq == king or sq == rook or not b[sq]):
+            sq += 1
+        if sq <= hi:
             continue
+        # ... and no square the king passes is attacked.
         step = 1 if kdst > king else -1
-        sq = king
-        while sq != kdst:
+        sq = king  # not attacked: asked above
+        while sq != kdst and (sq == king or not attacked(b_obj, sq, them)):
             sq += step
-            if sq != kdst and attacked(b, sq, them):
-                blocked = True
-                break
-        if not blocked:
-            buf[n] = TO64[king] | (TO64[rook] << 6) | (CASTLE << 12)
+        if sq == kdst:
+            buf[n] = int(to64[king]) | (int(to64[rook]) << 6) | (_CASTLE << 12)
             n += 1
     return n
 
