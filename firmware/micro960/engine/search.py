@@ -12,7 +12,7 @@ import random
 
 from micro960.compat import (const, micropython, ptr8, ptr16, ptr32, ticks_diff,  # noqa: F401
                              ticks_ms, zeros)
-from micro960.rules.movegen import gives_check, has_legal_move, legal_moves, pseudo_moves
+from micro960.rules.movegen import LINE, gives_check, has_legal_move, legal_moves, pseudo_moves
 from micro960.engine.network import mate_drive, network, null_move, refresh, score as net_score
 from micro960.engine.ordering import age_history, order_moves, record_cut
 from micro960.rules.position import TO120, pop_move, push_move, attacked
@@ -407,6 +407,7 @@ def _tree(search, depth: int, alpha: int, beta: int) -> int:
     pending = net.pending
     hidden = int(net.hidden)
     to120 = ptr8(TO120)
+    line = ptr8(LINE)
     lmr = ptr8(LMR_TABLE)
     lrs = int(search.lrs)
     room = int(search.room)
@@ -665,9 +666,15 @@ def _tree(search, depth: int, alpha: int, beta: int) -> int:
                     if prune and not checks:
                         i += 1
                         continue
+                fr = int(to120[move & 63])
+                king = int(kings[us >> 4])
                 push_move(board_obj, squares_obj, slot, counts_obj, kings_obj, keep, state_obj,
                           saved, move, en_passant, pending, hidden)
-                if not lrs and attacked(board_obj, kings[us >> 4], them):
+                # Out of check, a move can leave the king attacked only if it
+                # is a king's move, en passant, or leaves a line to the king.
+                if not lrs and (in_check or fr == king or kind == _EN_PASSANT or
+                                int(line[fr - king + 77])) and \
+                        attacked(board_obj, kings[us >> 4], them):
                     pop_move(board_obj, squares_obj, slot, counts_obj, kings_obj, state_obj, saved,
                              move)
                     i += 1
