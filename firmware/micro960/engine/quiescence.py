@@ -52,38 +52,24 @@ def quiesce(search, alpha: int, beta: int, ply: int, start: int) -> int:
     in search.nodes, and search.stopped (set by search.check_limits every
     16 nodes) unwinds the tree with a score of 0.
     """
-    pos = search.pos
-    board_obj = pos.board
+    # What the loop works on, in the tuple Search.at() made: reading 25
+    # attributes instead took 78 us a call on a Pico (7% of the search).
+    board_obj, state_obj, squares, counts_obj, kings_obj, slot, keep, saved, en_passant, \
+        moves_obj, order_obj, history, frame_obj, acc, rows, rows8, shape, pending, hidden_obj, \
+        lrs_obj, queen_obj, room_obj, to120_obj, value_obj = search.q
     board = ptr8(board_obj)
-    state_obj = pos.state
     state = ptr32(state_obj)
-    squares = pos.squares
-    counts_obj = pos.counts
     counts = ptr8(counts_obj)
-    kings_obj = pos.kings
     kings = ptr8(kings_obj)
-    slot = pos.slot
-    keep = pos.keep
-    saved = pos.saved
-    en_passant = pos.en_passant
-    moves_obj = search.moves
     moves = ptr16(moves_obj)
-    order_obj = search.order
     order = ptr16(order_obj)
-    history = search.history
-    frame = ptr16(search.plies)
-    net = search.net
-    acc = net.acc
-    rows = net.rows
-    rows8 = net.rows8
-    shape = net.shape
-    pending = net.pending
-    hidden = int(net.hidden)
-    to120 = ptr8(TO120)
-    value = ptr16(VALUES)
-    lrs = int(search.lrs)
-    queen_only = 2 if pos.queen_only else 0
-    room = int(search.room)
+    frame = ptr16(frame_obj)
+    hidden = int(hidden_obj)
+    to120 = ptr8(to120_obj)
+    value = ptr16(value_obj)
+    lrs = int(lrs_obj)
+    queen_only = int(queen_obj)
+    room = int(room_obj)
     nodes = int(search.nodes)
     seldepth = int(search.seldepth)
     stopped = int(search.stopped)

@@ -17,7 +17,7 @@ from micro960.engine.network import mate_drive, network, null_move, refresh, sco
 from micro960.engine.ordering import age_history, order_moves, record_cut
 from micro960.rules.position import TO120, pop_move, push_move, attacked
 from micro960.engine.quiescence import quiesce
-from micro960.engine.see import see_ge
+from micro960.engine.see import VALUES, see_ge
 from micro960.engine.tt import TranspositionTable
 
 MATE = const(30000)
@@ -118,6 +118,7 @@ class Search:
         self.lrs = False
         self.start = self.soft = self.hard = self.node_limit = self.root_side = 0
         self.limits = None
+        self.q = None  # quiesce()'s buffers (at())
         self.best = 0  # the best move of the last finished iteration
         self.best_root = self.root_raised = 0
         # Last, so that a table sized by the free heap (hash_kb None) leaves
@@ -132,16 +133,12 @@ class Search:
         Reports each finished iteration through on_info(depth, seldepth,
         score, nodes, milliseconds, pv moves).
         """
-        self.game = game
-        pos = self.pos = game.pos
-        self.lrs = pos.king_capture
-        self.nodes = 0
+        pos = self.at(game)
         self.stack_peak = 0
         self.stopped = False
         self.start = ticks_ms()
         self.limits = limits
         self.root_side = pos.side
-        refresh(self.net, pos)  # whatever set the position up, the network starts from it
         self.net.shape[4] = mate_drive(pos)  # a bare king to mate: score()'s mop-up
         self._budget(limits, pos.side)
         self.tt.new_search()
@@ -189,6 +186,21 @@ class Search:
             from .skill import weaker_choice  # a board at full strength never loads it
             best = weaker_choice(self, best)
         return best, score
+
+    def at(self, game):
+        """Search game's position from now on: the network starts from it
+        (whatever set it up), and quiesce() gets its buffers in one tuple."""
+        self.game = game
+        pos = self.pos = game.pos
+        self.lrs = pos.king_capture
+        self.nodes = 0
+        net = self.net
+        refresh(net, pos)
+        self.q = (pos.board, pos.state, pos.squares, pos.counts, pos.kings, pos.slot, pos.keep,
+                  pos.saved, pos.en_passant, self.moves, self.order, self.history, self.plies,
+                  net.acc, net.rows, net.rows8, net.shape, net.pending, net.hidden,
+                  1 if self.lrs else 0, 2 if pos.queen_only else 0, self.room, TO120, VALUES)
+        return pos
 
     def _budget(self, limits, side):
         """Set the soft and hard time limits (ms) and the node limit."""

@@ -192,11 +192,7 @@ def test_the_search_stands_pat_on_the_network_score():
     from micro960.engine.search import INFINITE, Search
     fen = "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1"
     search = Search(1)
-    game = Game("chess960", fen)
-    search.game = game
-    search.pos = game.pos
-    search.nodes = 0
-    network.refresh(NET, game.pos)
+    search.at(Game("chess960", fen))
     assert quiesce(search, -INFINITE, INFINITE, 0, 0) == network.evaluate(Position(fen), NET)
 
 

@@ -16,12 +16,7 @@ HASH_KB = 1
 def qsearch(fen, alpha=-INFINITE, beta=INFINITE, rules="chess960"):
     """(score for the side to move, nodes) of a quiescence search of `fen`."""
     search = Search(HASH_KB)
-    game = Game(rules, fen)
-    search.game = game
-    search.pos = game.pos
-    search.lrs = game.pos.king_capture
-    search.nodes = 0
-    network.refresh(search.net, game.pos)  # as the search does at its root
+    search.at(Game(rules, fen))  # as the search does at its root
     return quiesce(search, alpha, beta, 0, 0), search.nodes
 
 
