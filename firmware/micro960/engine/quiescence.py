@@ -49,14 +49,15 @@ def quiesce(search, alpha: int, beta: int, ply: int, start: int) -> int:
     mate on the horizon is seen).
 
     Moves are generated into search.moves from `start`; nodes are counted
-    in search.nodes, and search.stopped (set by search.check_limits every
+    in search.tally[0], and search.stopped (set by search.check_limits every
     16 nodes) unwinds the tree with a score of 0.
     """
     # What the loop works on, in the tuple Search.at() made: reading 25
     # attributes instead took 78 us a call on a Pico (7% of the search).
     board_obj, state_obj, squares, counts_obj, kings_obj, slot, keep, saved, en_passant, \
         moves_obj, order_obj, history, frame_obj, acc, rows, rows8, shape, pending, hidden_obj, \
-        lrs_obj, queen_obj, room_obj, to120_obj, value_obj = search.q
+        lrs_obj, queen_obj, room_obj, to120_obj, value_obj, tally_obj = search.q
+    tally = ptr32(tally_obj)  # Search.tally: nodes, seldepth, stopped
     board = ptr8(board_obj)
     state = ptr32(state_obj)
     counts = ptr8(counts_obj)
@@ -70,9 +71,9 @@ def quiesce(search, alpha: int, beta: int, ply: int, start: int) -> int:
     lrs = int(lrs_obj)
     queen_only = int(queen_obj)
     room = int(room_obj)
-    nodes = int(search.nodes)
-    seldepth = int(search.seldepth)
-    stopped = int(search.stopped)
+    nodes = tally[0]
+    seldepth = tally[1]
+    stopped = tally[2]
     first_ply = ply  # this call's first node; `ply` is the current node's
     evasions = 1
     result = 0
@@ -85,6 +86,7 @@ def quiesce(search, alpha: int, beta: int, ply: int, start: int) -> int:
                 search.nodes = nodes
                 search.check_limits()
                 stopped = int(search.stopped)
+                tally[2] = stopped
             entering = 0
             if stopped:
                 result = 0
@@ -213,6 +215,6 @@ def quiesce(search, alpha: int, beta: int, ply: int, start: int) -> int:
         if ply == first_ply:
             break
         ply -= 1
-    search.nodes = nodes
-    search.seldepth = seldepth
+    tally[0] = nodes
+    tally[1] = seldepth
     return result

@@ -29,8 +29,8 @@ MAX_PLY = const(32)
 MATE_BOUND = const(29000)  # scores beyond this are mates
 # The clock, the node limit and the input are looked at every 16 nodes
 # (nodes & CHECK_MASK == 0; engine/quiescence.py keeps the same). A Pico searches
-# about 2,200 nodes a second (`micro960 bench --pico`, the emulated board's
-# own clock), so that is every 7 ms or so, within the default Move Overhead
+# about 2,600 nodes a second (`micro960 bench --pico`, the emulated board's
+# own clock), so that is every 6 ms or so, within the default Move Overhead
 # of 30 ms: there `go movetime 500` answers after 484 ms. It costs the unix
 # port about 1% of its UCI speed.
 CHECK_MASK = const(15)
@@ -119,6 +119,9 @@ class Search:
         self.start = self.soft = self.hard = self.node_limit = self.root_side = 0
         self.limits = None
         self.q = None  # quiesce()'s buffers (at())
+        # nodes, seldepth and stopped as _tree and quiesce() hand them to each
+        # other (attributes cost a lookup each; _tree sets nodes and seldepth when done)
+        self.tally = zeros("i", 3)
         self.best = 0  # the best move of the last finished iteration
         self.best_root = self.root_raised = 0
         # Last, so that a table sized by the free heap (hash_kb None) leaves
@@ -194,12 +197,15 @@ class Search:
         pos = self.pos = game.pos
         self.lrs = pos.king_capture
         self.nodes = 0
+        for i in range(3):
+            self.tally[i] = 0
         net = self.net
         refresh(net, pos)
         self.q = (pos.board, pos.state, pos.squares, pos.counts, pos.kings, pos.slot, pos.keep,
                   pos.saved, pos.en_passant, self.moves, self.order, self.history, self.plies,
                   net.acc, net.rows, net.rows8, net.shape, net.pending, net.hidden,
-                  1 if self.lrs else 0, 2 if pos.queen_only else 0, self.room, TO120, VALUES)
+                  1 if self.lrs else 0, 2 if pos.queen_only else 0, self.room, TO120, VALUES,
+                  self.tally)
         return pos
 
     def _budget(self, limits, side):
@@ -426,6 +432,8 @@ def _tree(search, depth: int, alpha: int, beta: int) -> int:
     skill = int(search.skill)
     nodes = int(search.nodes)
     stopped = int(search.stopped)
+    tally = ptr32(search.tally)
+    tally[1] = int(search.seldepth)
     ply = 0
     start = 0
     null_ok = 0
@@ -455,10 +463,11 @@ def _tree(search, depth: int, alpha: int, beta: int) -> int:
                 watch.enter(depth, alpha, beta)
             mode = _RETURN
             if depth <= 0 or ply >= MAX_PLY - 1 or start + 256 > room:
-                search.nodes = nodes
+                tally[0] = nodes
+                tally[2] = stopped
                 result = int(quiesce(search, alpha, beta, ply, start))
-                nodes = int(search.nodes)
-                stopped = int(search.stopped)
+                nodes = tally[0]
+                stopped = tally[2]
                 continue
             nodes += 1
             if (nodes & CHECK_MASK) == 0:
@@ -765,4 +774,5 @@ def _tree(search, depth: int, alpha: int, beta: int) -> int:
             ply += 1
             mode = _ENTER
     search.nodes = nodes
+    search.seldepth = tally[1]
     return result

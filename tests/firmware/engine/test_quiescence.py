@@ -17,7 +17,7 @@ def qsearch(fen, alpha=-INFINITE, beta=INFINITE, rules="chess960"):
     """(score for the side to move, nodes) of a quiescence search of `fen`."""
     search = Search(HASH_KB)
     search.at(Game(rules, fen))  # as the search does at its root
-    return quiesce(search, alpha, beta, 0, 0), search.nodes
+    return quiesce(search, alpha, beta, 0, 0), search.tally[0]
 
 
 def static(fen):
