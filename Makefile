@@ -59,11 +59,11 @@ fuzz: $(STAMP) $(TRAIN_STAMP) $(NODE_STAMP)
 # Everything runs at nice 19: it is long, and the machine's other work comes first.
 NNUE_POSITIONS ?= 300000
 NNUE_DEPTH ?= 8
-NNUE_SELFPLAY ?= 1000000
+NNUE_SELFPLAY ?= 2600000
 NNUE_SELFPLAY_DEPTH ?= 6
-NNUE_HIDDEN ?= 16
+NNUE_HIDDEN ?= 24
 NNUE_BUCKETS ?= 4
-NNUE_EPOCHS ?= 8
+NNUE_EPOCHS ?= 12
 NNUE_SEED ?= 1
 NNUE_JOBS ?= 2
 NNUE_DIR ?= build/nnue
