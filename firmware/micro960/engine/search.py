@@ -136,10 +136,10 @@ class Search:
         Reports each finished iteration through on_info(depth, seldepth,
         score, nodes, milliseconds, pv moves).
         """
+        self.start = ticks_ms()  # the clock runs from here: setting up the network takes time too
         pos = self.at(game)
         self.stack_peak = 0
         self.stopped = False
-        self.start = ticks_ms()
         self.limits = limits
         self.root_side = pos.side
         self.net.shape[4] = mate_drive(pos)  # a bare king to mate: score()'s mop-up
