@@ -1,4 +1,4 @@
-# make play   play against the engine (MicroPython unix port, 192K heap)
+# make play   play against the engine (MicroPython unix port, 256K heap)
 # make test   the whole test suite, on CPython and on MicroPython
 # make bench  perft speed on both runtimes beside python-chess
 # make fuzz   the fuzz tests with a long budget (FUZZ cases per surface and runtime)

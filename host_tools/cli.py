@@ -1,6 +1,6 @@
 """The `micro960` command on the PC.
 
-    micro960 play [--runtime cpython|micropython] [--heap 240K] [console options]
+    micro960 play [--runtime cpython|micropython] [--heap 256K] [console options]
     micro960 uci | xboard [--runtime ...] [--heap 224K]
     micro960 perft [--rules NAME] FEN DEPTH [--divide] [--runtime ...] [--heap 64K]
     micro960 perft [--rules NAME] --batch          (FEN<TAB>DEPTH lines on stdin)
@@ -29,7 +29,7 @@ from . import runtime
 
 # name: (help, default runtime, default heap, what follows)
 FIRMWARE_COMMANDS = {
-    "play": ("play a game on the text console", "micropython", "240K",
+    "play": ("play a game on the text console", "micropython", "256K",
              "[console options]"),
     "uci": ("a UCI engine on stdin/stdout", "cpython", "224K", ""),
     "xboard": ("an XBoard (CECP) engine on stdin/stdout", "cpython", "224K", ""),
