@@ -208,6 +208,7 @@ def test_bad_lines_get_the_protocol_errors_and_change_nothing(raw):
     raw.send("undo")  # e4 back: the game was as it stood
     raw.send("usermove d2d4")
     raw.send("usermove d7d5")
+    raw.send("st 1")  # not the default clock's share, which can pass 10 s on a busy machine
     raw.send("go")
     move = raw.expect("move ")[1].split()[1]
     board = chess.Board()
