@@ -12,8 +12,8 @@ from micro960.compat import const, micropython, ptr8, ptr16, ptr32, stack_use  #
 from micro960.rules.movegen import generate
 from micro960.engine.network import score as net_score
 from micro960.engine.ordering import order_moves
-from micro960.rules.position import TO120, pop_move, push_move, attacked
-from micro960.engine.see import VALUES, see_ge
+from micro960.rules.position import pop_move, push_move, attacked
+from micro960.engine.see import see_ge
 
 _MATE = const(30000)
 _INFINITE = const(32000)

@@ -5,7 +5,7 @@ and the new end index is returned, so generating allocates nothing.
 """
 from micro960.compat import const, micropython, ptr8, ptr16, ptr32, zeros  # noqa: F401
 from micro960.rules.position import (
-    BISHOP_STEPS, BOTH, CASTLE, EN_PASSANT, KING_STEPS, STEPS, TO64, TO120, WHITE,
+    BISHOP_STEPS, BOTH, CASTLE, EN_PASSANT, KING_STEPS, STEPS, TO64, TO120,
     attacked,
 )
 
@@ -19,13 +19,13 @@ _WHITE = const(8)
 _BLACK = const(16)
 _DOUBLE_PUSH = const(1)
 _EN_PASSANT = const(2)
+_CASTLE = const(3)
 _PROMOTE_N = const(4)
 _PROMOTE_Q = const(7)
 _SIDE = const(0)  # fields of Position.state
 _EP = const(1)
 _RIGHTS = const(2)
 _ORTHODOX = const(7)
-_CASTLE = const(3)
 
 MAX_MOVES = 256  # more than the 218 any chess position can have
 
