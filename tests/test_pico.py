@@ -138,9 +138,9 @@ def test_free_heap_with_each_mode_loaded(pico, capsys, mode, code):
 # line is 100,000. Castling's generator in viper and quiesce's buffers in a
 # tuple then took 1,344 bytes for a quarter more nodes a second (107,600),
 # and N=24 (20,438 bytes of weights, 3,200 of accumulators, +45 Elo over
-# N=16 at equal nodes) 7.5 KB more: `micro960 bench --pico` reads 100,112
-# bytes left, at issue 27's line; this test's reading is some 400 bytes
-# lower (99,728), so its line is 99,500.
+# N=16 at equal nodes) 7.5 KB more: `micro960 bench --pico` reads 100,272
+# bytes left, at issue 27's line; this test reads a little less (100,048;
+# 99,728 before two unused imports went), so its line is 99,500.
 CONSOLE_FREE_BYTES = 99500
 
 
