@@ -127,7 +127,7 @@ def test_weights_file_round_trips_with_its_checksum(pipeline):
     (lambda d: d[:100] + bytes([d[100] ^ 1]) + d[101:], "checksum"),
     (lambda d: d[:-2] + bytes([d[-2] ^ 0x80, d[-1]]), "checksum"),
     (lambda d: b"XXXX" + d[4:], "not a micro960 weights file"),
-    (lambda d: d[:4] + b"\x03\x00" + d[6:], "version 3"),
+    (lambda d: d[:4] + b"\x02\x00" + d[6:], "version 2"),
     (lambda d: b"", "too short"),
 ])
 def test_a_damaged_weights_file_is_refused(pipeline, tmp_path, damage, message):

@@ -15,12 +15,16 @@ The network ("(768 -> N + 1) x 2 -> 1"):
 - Two accumulators of N + 1 int16 values: the side to move's and the other
   side's, each the bias plus the weight rows of its active inputs. (Make and
   unmake update them by adding and subtracting rows, the point of it all.)
-- Clipped ReLU: each of the first N accumulator values clamped to 0..QA.
+- Squared clipped ReLU: each of the first N accumulator values clamped to
+  0..QA and squared. (Squared, a unit can bend: a clipped line alone
+  could not say "this much more is worth more than twice as much".)
 - The last value of each accumulator is the material column, in
   centipawns, never clipped: a piece's worth on its square, its own side's
   plus and the other's minus, so that material adds up however much of it
   there is (N clipped units alone saturate: a queen up looked like a rook up).
-- Output: a dot product of the side to move's N clamped values, then the
+- Output: a dot product of the side to move's N squared values, each
+  product divided by QA (floor, v * v * w // QA: QA is a power of two, so a
+  shift on the device) to keep the QA scale, then the
   other side's, with the 2N output weights of the position's bucket, plus
   that bucket's bias, plus (the side to move's material column - the other
   side's) * QA * QB / 2; divided by QA * QB (floor division, as Python's and
@@ -34,7 +38,8 @@ clips its float weights to keep them): a first-layer weight is one byte,
 bias, a row in flight during a move) stays under 32,767; a material value
 is at most 1,000 cp, so 32 pieces' sum does too; the output sum is at most
 2N * QA * 32,767 plus 65,534 * QA * QB / 2 plus the bias, under 2**30 for
-N <= 64 (a MicroPython small int on a 32-bit Pico).
+N <= 64 (a MicroPython small int on a 32-bit Pico), and a product before
+its division by QA at most QA * QA * 32,767, 2**27 at QA = 64.
 
 The first layer's weights are stored as bytes, each plus 128 (0..255): a
 Pico keeps the whole file in its heap, and a byte a weight is half of
@@ -50,7 +55,7 @@ except ImportError:  # pragma: no cover - every CPython has it
     from zlib import crc32
 
 MAGIC = b"M9NN"
-VERSION = 2
+VERSION = 3  # 2 was the clipped ReLU's, unsquared
 INPUTS = 768
 # magic, version, inputs, hidden N, buckets, QA, QB, reserved
 HEADER = struct.Struct("<4sHHHHHHH")
@@ -58,7 +63,7 @@ PIECES = "pnbrqk"
 
 FORMAT = """\
 weights file, little-endian:
-  header  magic 'M9NN', u16 version (2), u16 inputs (768), u16 N, u16 buckets,
+  header  magic 'M9NN', u16 version (3), u16 inputs (768), u16 N, u16 buckets,
           u16 QA, u16 QB, u16 reserved (0)
   W1      uint8[768][N]      first layer, one row per input, each weight + 128
   b1      int16[N]           first layer bias
@@ -110,8 +115,8 @@ def from_bytes(data, name="weights"):
     if version != VERSION or inputs != INPUTS:
         raise ValueError("%s: version %d with %d inputs; this reads version %d with %d" % (
             name, version, inputs, VERSION, INPUTS))
-    if not (n and b and qa and qb):
-        raise ValueError("%s: N, buckets, QA and QB must not be 0" % name)
+    if not (n and b and qa and qb) or qa & (qa - 1) or qa > 64:
+        raise ValueError("%s: N, buckets and QB must not be 0, QA a power of two to 64" % name)
     size = HEADER.size + payload_size(n, b) + 4
     if len(data) != size:
         raise ValueError("%s: %d bytes where N=%d, %d buckets need %d (truncated or padded)" % (
@@ -182,7 +187,7 @@ def evaluate(weights, fen):
             for i in inputs:
                 acc += w1[i * n + j]
             acc = 0 if acc < 0 else (qa if acc > qa else acc)  # clipped ReLU
-            out += acc * w2[base + half + j]
+            out += acc * acc * w2[base + half + j] // qa  # squared, back to QA's scale
         out += sign * sum(weights.material[i] for i in inputs) * (qa * weights.qb // 2)
     return out // (qa * weights.qb)
 

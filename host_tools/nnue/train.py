@@ -5,10 +5,11 @@
 
 The network is reference.py's, in floats: accumulators of N values (the
 bias plus one weight row per piece, from each side's perspective, one
-shared matrix), clipped to 0..1, then the side to move's N and the other's N
-dotted with the output weights of the position's material bucket, plus half
-the difference of the two sides' material columns (one unclipped value per
-input, `psqt`). Its output times SCALE is centipawns from the side to move's view.
+shared matrix), clipped to 0..1 and squared, then the side to move's N and
+the other's N dotted with the output weights of the position's material
+bucket, plus half the difference of the two sides' material columns (one
+unclipped value per input, `psqt`). Its output times SCALE is centipawns
+from the side to move's view.
 
 The loss compares win chances, not centipawns, so a 900 cp error in a won
 position costs little and a 90 cp error in a level one costs much:
@@ -114,7 +115,7 @@ class Network:
         p = self.params
         acc_us = p["w1"][ours].sum(axis=1) + p["b1"]
         acc_them = p["w1"][theirs].sum(axis=1) + p["b1"]
-        h = np.concatenate([np.clip(acc_us, 0, 1), np.clip(acc_them, 0, 1)], axis=1)
+        h = np.concatenate([np.clip(acc_us, 0, 1), np.clip(acc_them, 0, 1)], axis=1) ** 2
         # Each side's material column counts its pieces plus and the other's
         # minus, so half their difference is the side to move's material.
         out = (h * p["w2"][bucket]).sum(axis=1) + p["b2"][bucket] + \
@@ -135,9 +136,10 @@ class Network:
         one_hot = (bucket[None, :] == np.arange(self.buckets)[:, None]).astype(np.float32)
         grads["w2"] = one_hot @ (grad_out[:, None] * h)
         g_h = grad_out[:, None] * p["w2"][bucket]
-        # The clamp passes gradient only where the accumulator is inside 0..1.
-        g_us = g_h[:, :n] * ((acc_us > 0) & (acc_us < 1))
-        g_them = g_h[:, n:] * ((acc_them > 0) & (acc_them < 1))
+        # The clamp passes gradient only where the accumulator is inside
+        # 0..1, where the square's slope is 2x.
+        g_us = g_h[:, :n] * ((acc_us > 0) & (acc_us < 1)) * (2 * acc_us)
+        g_them = g_h[:, n:] * ((acc_them > 0) & (acc_them < 1)) * (2 * acc_them)
         grads["b1"] = g_us.sum(axis=0) + g_them.sum(axis=0)
         # Each active input's row gets its position's accumulator gradient:
         # one bincount over (row, column) pairs adds them all up.

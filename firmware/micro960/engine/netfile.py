@@ -38,9 +38,10 @@ def _read(name):
         magic, version, inputs, n, buckets, qa, qb, _ = struct.unpack("<4sHHHHHHH", header)
         if magic != b"M9NN":
             raise ValueError("%s: not a micro960 weights file" % name)
-        if version != 2 or inputs != _INPUTS or not (n and buckets and qa and qb):
-            raise ValueError("%s: version %d, %d inputs, N=%d: this reads version 2, 768 inputs"
-                             % (name, version, inputs, n))
+        if version != 3 or inputs != _INPUTS or not (n and buckets and qb) or \
+                qa not in (1, 2, 4, 8, 16, 32, 64):
+            raise ValueError("%s: version %d, %d inputs, N=%d, QA=%d: this reads version 3, "
+                             "768 inputs, QA a power of two to 64" % (name, version, inputs, n, qa))
         # The first layer's bytes (network.py's rows8: a zero row of 128s
         # first), then the 16-bit rest (rows: b1, a zero material value, the
         # material column, W2, b2, the CRC), and one more to see the file end.

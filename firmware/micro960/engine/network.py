@@ -56,8 +56,11 @@ class Network:
         # Per slot, what the move into it adds and removes (push_move's four
         # inputs + 1, 0 for none) and whether the slot is made (1) or not (0).
         self.pending = zeros("H", SLOTS * 5)
-        self.shape = zeros("H", 5)  # what score() needs to know: N, buckets, QA, QB, mop-up
+        # What score() needs to know: N, buckets, QA, QB, the mop-up switch,
+        # and log2(QA) (a product's division by QA is a shift).
+        self.shape = zeros("H", 6)
         self.shape[0], self.shape[1], self.shape[2], self.shape[3] = hidden, buckets, qa, qb
+        self.shape[5] = len(bin(qa)) - 3
 
 
 def network():
@@ -121,11 +124,11 @@ def score(acc: ptr16, rows8: ptr8, rows: ptr16, shape: ptr16, pending: ptr16, pl
           side: int, counts: ptr8, kings: ptr8) -> int:
     """The side to move's score in centipawns at slot `ply`: its accumulators
     made first if they are not (from the nearest slot above that is, by
-    the inputs push_move noted); then the clipped ReLU and the dot product
+    the inputs push_move noted); then the squared clipped ReLU and the dot product
     with the output weights of the bucket the pieces on the board (`counts`
     a side, kings included) choose, and half the difference of the
-    material columns. shape: W (N + 1), buckets, QA, QB, and the mop-up
-    switch (Network.shape).
+    material columns. shape: N, buckets, QA, QB, the mop-up switch and
+    log2(QA) (Network.shape).
 
     With the switch on (mate_drive), a position with a bare king scores
     instead 1000 for the other side, plus 20 for each step the bare king
@@ -205,19 +208,20 @@ def score(acc: ptr16, rows8: ptr8, rows: ptr16, shape: ptr16, pending: ptr16, pl
     ours = at if side == 8 else at + width
     theirs = at + width if side == 8 else at
     d = qa * int(shape[3])
+    shift = int(shape[5])  # v * v * w // QA, floored as reference.py's
     # The material columns, sign-extended, count at half their difference.
     out += (((int(acc[ours + n]) ^ 0x8000) - (int(acc[theirs + n]) ^ 0x8000)) * (d >> 1))
     for j in range(n):
-        # The clipped ReLU (an accumulator above 32767 is negative: 0), then
-        # the product with the output weight, sign-extended ((x ^ 0x8000) - 0x8000).
+        # The clipped ReLU (an accumulator above 32767 is negative: 0),
+        # squared, times the output weight, sign-extended ((x ^ 0x8000) - 0x8000).
         v = int(acc[ours + j])
         if v > qa:
             v = 0 if v & 0x8000 else qa
-        out += v * ((int(rows[w2 + j]) ^ 0x8000) - 0x8000)
+        out += (v * v * ((int(rows[w2 + j]) ^ 0x8000) - 0x8000)) >> shift
         v = int(acc[theirs + j])
         if v > qa:
             v = 0 if v & 0x8000 else qa
-        out += v * ((int(rows[w2 + n + j]) ^ 0x8000) - 0x8000)
+        out += (v * v * ((int(rows[w2 + n + j]) ^ 0x8000) - 0x8000)) >> shift
     cp = out // d if out >= 0 else -((d - 1 - out) // d)  # floor division on both runtimes
     if cp > _LIMIT:
         return _LIMIT
