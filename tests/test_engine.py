@@ -18,8 +18,8 @@ from micro960.engine.search import MATE, MATE_BOUND, Limits, Search
 
 # Node budgets for the positions below (the engine searches roughly 20,000
 # nodes a second on CPython). The mate in three that castles (8/7p/4k3/...)
-# is the dearest: the committed network's search proves 1.O-O within 22,500
-# nodes, the 12-epoch one's within 25,000, the unsquared N=24's within 15,000.
+# is the dearest: the committed network's search proves 1.O-O within 25,000
+# nodes, the 20-epoch one's within 22,500, the unsquared N=24's within 15,000.
 MATE_NODES = {1: 1000, 2: 10000, 3: 30000}
 TACTIC_NODES = 5000
 ENDGAME_NODES = 2000  # per move, for both sides
@@ -111,7 +111,7 @@ TACTICS = [
     ("hanging queen", "classical",
      "rnb1kbnr/pppp1ppp/8/4p3/4P2q/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3", {"Nxh4"}, 600),
     # Any discovered check wins the queen; taking it at once is simplest.
-    # (The committed network counts the rook and bishop left at 492.)
+    # (The committed network counts the rook and bishop left at 474.)
     ("discovered check", "classical", "4k3/8/8/7q/8/8/4B3/4R1K1 w - - 0 1",
      {"Bxh5+", "Bg4+", "Bf3+", "Bd1+"}, 450),
     ("chess960 fork", "chess960", "r1k3q1/pp3ppp/8/3N4/8/8/PPP2PPP/RK5R w HAa - 0 1",
