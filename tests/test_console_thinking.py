@@ -44,43 +44,6 @@ def send(engine, text):
     engine.stdin.flush()
 
 
-@pytest.mark.parametrize("runtime", RUNTIMES)
-def test_a_move_typed_while_the_engine_thinks_is_refused_and_stop_moves_now(runtime, tmp_path):
-    started = time.monotonic()
-    engine = start(runtime, tmp_path)
-    send(engine, "Nf3\n")  # meant for the position before the engine's move
-    time.sleep(1.5)
-    send(engine, "stop\n")
-    time.sleep(0.5)
-    out = engine.communicate("fen\nquit\n", timeout=60)[0]
-    assert time.monotonic() - started < 20, out  # not the 30 s it was given
-    assert "error: 'Nf3' was typed while the engine thought; type it again now" in out, out
-    assert one_white_move(out), out  # Black's Nf3 was never played
-    assert engine.returncode == 0
-
-
-@pytest.mark.parametrize("runtime", RUNTIMES)
-def test_ctrl_c_stops_the_search_not_the_program(runtime, tmp_path):
-    engine = start(runtime, tmp_path)
-    time.sleep(3)
-    os.killpg(engine.pid, signal.SIGINT)  # what a terminal sends on Ctrl-C
-    time.sleep(1)
-    out = engine.communicate("fen\nquit\n", timeout=60)[0]
-    assert "Stopped: the engine plays the best move it has found." in out, out
-    assert one_white_move(out), out
-    assert engine.returncode == 0, out
-
-
-@pytest.mark.parametrize("runtime", RUNTIMES)
-def test_a_time_of_zero_is_refused_not_thought_on_for_ever(runtime, tmp_path):
-    result = subprocess.run(
-        [sys.executable, "-m", "host_tools", "play", "--runtime", runtime, "--time", "0"],
-        cwd=REPO, env=dict(os.environ, MICRO960_GAMES=str(tmp_path)), input="quit\n",
-        capture_output=True, text=True, timeout=60)
-    assert result.returncode == 2
-    assert "error: the engine thinks 0.1 to 3600 seconds a move" in result.stdout
-
-
 def play(runtime, tmp_path, *options):
     env = dict(os.environ, MICRO960_GAMES=str(tmp_path))
     return subprocess.Popen(
@@ -103,14 +66,70 @@ def ctrl_c(engine, before=2.5, after=1):
 
 
 @pytest.mark.parametrize("runtime", RUNTIMES)
+def test_a_move_typed_while_the_engine_thinks_is_refused_and_stop_moves_now(runtime, tmp_path):
+    started = time.monotonic()
+    engine = start(runtime, tmp_path)
+    send(engine, "Nf3\n")  # meant for the position before the engine's move
+    time.sleep(1.5)
+    send(engine, "stop\n")
+    time.sleep(0.5)
+    out = engine.communicate("fen\nquit\n", timeout=60)[0]
+    assert time.monotonic() - started < 20, out  # not the 30 s it was given
+    assert "error: 'Nf3' was typed while the engine thought; type it again now" in out, out
+    assert one_white_move(out), out  # Black's Nf3 was never played
+    assert engine.returncode == 0
+
+
+@pytest.mark.parametrize("runtime", RUNTIMES)
+def test_ctrl_c_stops_the_search_not_the_program(runtime, tmp_path):
+    engine = start(runtime, tmp_path)
+    said = []
+    reader = threading.Thread(target=lambda: said.extend(engine.stdout), daemon=True)
+    reader.start()
+    wait_for(said, lambda text: "  depth 1 " in text)  # thinking: Ctrl-C now stops the search
+    ctrl_c(engine, before=0.5)
+    wait_for(said, lambda text: "Stopped:" in text)
+    send(engine, "fen\nquit\n")
+    engine.wait(timeout=60)
+    reader.join(timeout=10)
+    out = "".join(said)
+    assert "Stopped: the engine plays the best move it has found." in out, out
+    assert one_white_move(out), out
+    assert engine.returncode == 0, out
+
+
+@pytest.mark.parametrize("runtime", RUNTIMES)
+def test_a_time_of_zero_is_refused_not_thought_on_for_ever(runtime, tmp_path):
+    result = subprocess.run(
+        [sys.executable, "-m", "host_tools", "play", "--runtime", runtime, "--time", "0"],
+        cwd=REPO, env=dict(os.environ, MICRO960_GAMES=str(tmp_path)), input="quit\n",
+        capture_output=True, text=True, timeout=60)
+    assert result.returncode == 2
+    assert "error: the engine thinks 0.1 to 3600 seconds a move" in result.stdout
+
+
+@pytest.mark.parametrize("runtime", RUNTIMES)
 def test_ctrl_c_stops_analyze_and_hint_not_the_program(runtime, tmp_path):
     """They once ended the program, though the README said Ctrl-C stops the search."""
     engine = play(runtime, tmp_path, "--color", "both", "--time", "30")
+    said = []
+    reader = threading.Thread(target=lambda: said.extend(engine.stdout), daemon=True)
+    reader.start()
+    # Each Ctrl-C once the search has begun (its depth-1 line is out): at the
+    # prompt it would end the program, which a loaded machine's slow start
+    # once made the first one do.
     send(engine, "e4\nanalyze\n")
-    ctrl_c(engine)
+    wait_for(said, lambda text: "  depth 1 " in text)
+    ctrl_c(engine, before=0.5)
+    wait_for(said, lambda text: "(stopped by Ctrl-C)" in text)
     send(engine, "hint\n")
-    ctrl_c(engine)
-    out = engine.communicate("fen\nquit\n", timeout=60)[0]
+    wait_for(said, lambda text: text.count("  depth 1 ") == 2)
+    ctrl_c(engine, before=0.5)
+    wait_for(said, lambda text: text.count("(stopped by Ctrl-C)") == 2)
+    send(engine, "fen\nquit\n")
+    engine.wait(timeout=60)
+    reader.join(timeout=10)
+    out = "".join(said)
     assert engine.returncode == 0, out
     stopped = [line.split()[0] for line in out.split("\n")
                if line.endswith(" (stopped by Ctrl-C)")]  # with the best move so far
