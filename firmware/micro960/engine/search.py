@@ -311,8 +311,8 @@ def _repeated(pos, game) -> bool:
     key = state[_KEY]
     reach = state[_HALFMOVE]
     ply = state[_PLY]
-    back = 2
-    i = ply - 2
+    back = 4  # a position cannot stand again two plies on: both sides have moved since
+    i = ply - 4
     while back <= reach and i >= 0:
         if saved[3 * i + 1] == key:
             return True
@@ -485,7 +485,7 @@ def _tree(search, depth: int, alpha: int, beta: int) -> int:
                     if not king:
                         result = -MATE + ply  # our king was captured
                         continue
-                elif state[_HALFMOVE] >= 2 and _repeated(pos, game):
+                elif state[_HALFMOVE] >= 4 and _repeated(pos, game):
                     result = 0
                     continue
                 elif state[_HALFMOVE] >= 100:
