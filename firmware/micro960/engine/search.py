@@ -31,7 +31,7 @@ MATE_BOUND = const(29000)  # scores beyond this are mates
 # (nodes & CHECK_MASK == 0; engine/quiescence.py keeps the same). A Pico searches
 # about 2,500 nodes a second (`micro960 bench --pico`, the emulated board's
 # own clock), so that is every 6 ms or so, within the default Move Overhead
-# of 30 ms: there `go movetime 500` answers after 483 ms. It costs the unix
+# of 30 ms: there `go movetime 500` answers after 481 ms. It costs the unix
 # port about 1% of its UCI speed.
 CHECK_MASK = const(15)
 # Position.state's fields, move flags and ordering scores, as this module's
