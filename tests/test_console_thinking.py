@@ -65,6 +65,22 @@ def ctrl_c(engine, before=2.5, after=1):
     time.sleep(after)
 
 
+def reading(engine):
+    """The engine's output as it comes, in a list a thread fills; and the thread."""
+    said = []
+    reader = threading.Thread(target=lambda: said.extend(engine.stdout), daemon=True)
+    reader.start()
+    return said, reader
+
+
+def finish(engine, said, reader):
+    """Ask for the FEN and quit; all the engine said."""
+    send(engine, "fen\nquit\n")
+    engine.wait(timeout=60)
+    reader.join(timeout=10)
+    return "".join(said)
+
+
 @pytest.mark.parametrize("runtime", RUNTIMES)
 def test_a_move_typed_while_the_engine_thinks_is_refused_and_stop_moves_now(runtime, tmp_path):
     started = time.monotonic()
@@ -83,16 +99,11 @@ def test_a_move_typed_while_the_engine_thinks_is_refused_and_stop_moves_now(runt
 @pytest.mark.parametrize("runtime", RUNTIMES)
 def test_ctrl_c_stops_the_search_not_the_program(runtime, tmp_path):
     engine = start(runtime, tmp_path)
-    said = []
-    reader = threading.Thread(target=lambda: said.extend(engine.stdout), daemon=True)
-    reader.start()
+    said, reader = reading(engine)
     wait_for(said, lambda text: "  depth 1 " in text)  # thinking: Ctrl-C now stops the search
     ctrl_c(engine, before=0.5)
     wait_for(said, lambda text: "Stopped:" in text)
-    send(engine, "fen\nquit\n")
-    engine.wait(timeout=60)
-    reader.join(timeout=10)
-    out = "".join(said)
+    out = finish(engine, said, reader)
     assert "Stopped: the engine plays the best move it has found." in out, out
     assert one_white_move(out), out
     assert engine.returncode == 0, out
@@ -112,9 +123,7 @@ def test_a_time_of_zero_is_refused_not_thought_on_for_ever(runtime, tmp_path):
 def test_ctrl_c_stops_analyze_and_hint_not_the_program(runtime, tmp_path):
     """They once ended the program, though the README said Ctrl-C stops the search."""
     engine = play(runtime, tmp_path, "--color", "both", "--time", "30")
-    said = []
-    reader = threading.Thread(target=lambda: said.extend(engine.stdout), daemon=True)
-    reader.start()
+    said, reader = reading(engine)
     # Each Ctrl-C once the search has begun (its depth-1 line is out): at the
     # prompt it would end the program, which a loaded machine's slow start
     # once made the first one do.
@@ -126,10 +135,7 @@ def test_ctrl_c_stops_analyze_and_hint_not_the_program(runtime, tmp_path):
     wait_for(said, lambda text: text.count("  depth 1 ") == 2)
     ctrl_c(engine, before=0.5)
     wait_for(said, lambda text: text.count("(stopped by Ctrl-C)") == 2)
-    send(engine, "fen\nquit\n")
-    engine.wait(timeout=60)
-    reader.join(timeout=10)
-    out = "".join(said)
+    out = finish(engine, said, reader)
     assert engine.returncode == 0, out
     stopped = [line.split()[0] for line in out.split("\n")
                if line.endswith(" (stopped by Ctrl-C)")]  # with the best move so far
@@ -141,9 +147,7 @@ def test_ctrl_c_stops_analyze_and_hint_not_the_program(runtime, tmp_path):
 def test_ctrl_c_stops_the_thinking_on_your_time_and_again_at_the_prompt_quits(runtime,
                                                                               tmp_path):
     engine = play(runtime, tmp_path, "--color", "black", "--time", "1")
-    said = []
-    reader = threading.Thread(target=lambda: said.extend(engine.stdout), daemon=True)
-    reader.start()
+    said, reader = reading(engine)
     wait_for(said, lambda text: "Black to move" in text)  # it has moved
     ctrl_c(engine, before=0.5)  # and ponders on the reply it expects
     wait_for(said, lambda text: "Stopped thinking on your time" in text)
