@@ -322,3 +322,49 @@ def test_training_keeps_the_epoch_best_on_held_back_games(pipeline):
                                validation=0.2, seed=3, say=lambda line: None)
     _, validation = train.split(positions, 0.2)
     assert abs(train.loss_of(net, validation, 400.0, 1.0) - min(h[2] for h in history)) < 1e-6
+
+
+def test_selfplay_labels_kept_positions_by_the_deeper_search(pipeline, tmp_path):
+    """--label-depth: the games are played at --depth, and each kept position
+    is labelled by the score of a search to --label-depth of it."""
+    from host_tools.nnue import generate, selfplay
+    searches = []
+
+    class Recorded(generate.Engine):
+        def search(self, fen, limit=None):
+            answer = super().search(fen, limit)
+            searches.append((fen, limit or self.limit, answer[0]))
+            return answer
+
+    engine = Recorded([pipeline["stockfish"]], (("Threads", 1), ("UCI_Chess960", "true")),
+                      "depth 2")
+    args = selfplay.build_parser().parse_args(["--depth", "2", "--label-depth", "6",
+                                               "--max-plies", "60"])
+    try:
+        kept, _ = selfplay.play_game(engine, __import__("random").Random(4), args)
+    finally:
+        engine.process.kill()
+    deep = {fen: score for fen, limit, score in searches if limit == "depth 6"}
+    assert kept and len(deep) < len(searches) // 2  # only the kept positions search deep
+    for fen, score, _, _ in kept:
+        assert fen in deep and score == max(-3000, min(3000, deep[fen]))
+
+
+def test_training_from_a_weights_file_starts_from_its_values(pipeline, tmp_path):
+    """--init: the float network of a weights file exports to the same file,
+    and training goes on from it (its N, not --hidden's)."""
+    from host_tools.nnue import export
+    train = pipeline["train"]
+    weights = reference.read(pipeline["path"])
+    start = train.from_weights(weights)
+    assert reference.to_bytes(export.quantize(start)) == pipeline["path"].read_bytes()
+    positions = train.load_positions(pipeline["data"], 1)
+    net, _ = train.train(positions, hidden=8, epochs=0, validation=0.1, say=lambda line: None,
+                         init=weights)
+    assert all(np.array_equal(net.params[k], start.params[k]) for k in start.params)
+    model = tmp_path / "float.npz"
+    train.main(["--data", str(pipeline["data"]), "--init", str(pipeline["path"]),
+                "--epochs", "1", "--lr", "1e-4", "--out", str(model)])
+    later = train.load_network(model)
+    assert later.hidden == 16
+    assert np.abs(later.params["w1"] - start.params["w1"]).max() < 0.01  # on from it, not anew

@@ -111,10 +111,11 @@ class Engine:
         self.send("isready")
         self.wait_for("readyok")
 
-    def search(self, fen):
-        """(score in cp or None, mate in N or None, best move text) at the fixed limit."""
+    def search(self, fen, limit=None):
+        """(score in cp or None, mate in N or None, best move text) at the fixed
+        limit, or at `limit` ("depth 9") for this search alone."""
         self.send("position fen " + fen)
-        self.send("go " + self.limit)
+        self.send("go " + (limit or self.limit))
         score = mate = None
         while True:
             line = self.process.stdout.readline()

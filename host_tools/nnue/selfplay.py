@@ -19,6 +19,11 @@ generate.py; mate scores are not kept. A game ends by the rules, when the
 score stays beyond 1000 cp for 6 plies, or at --max-plies. The file is
 generate.py's: FEN, score (cp, side to move's view), result (side to move's
 view), rules; game i uses random.Random(seed * 1000003 + i) alone.
+
+With --label-depth, a position about to be kept is searched again to that
+depth, and that search labels it (and must find a quiet best move too):
+the games cost what --depth costs, and only the kept positions, about one
+ply in four, pay for the deeper labels.
 """
 import argparse
 import random
@@ -72,7 +77,11 @@ def play_game(engine, rng, args):
             white_score = score if white else -score
             if not board.is_check() and not board.is_capture(move) and not move.promotion and \
                     rng.random() < args.keep:
-                kept.append((board.fen(), max(-args.clamp, min(args.clamp, score)), white, rules))
+                label = label_search(engine, board, args.label_depth) if args.label_depth \
+                    else score
+                if label is not None:
+                    kept.append((board.fen(), max(-args.clamp, min(args.clamp, label)), white,
+                                 rules))
         if abs(white_score) >= WIN_SCORE:
             sign = 1 if white_score > 0 else -1
             streak = streak + sign if streak * sign > 0 else sign
@@ -86,6 +95,16 @@ def play_game(engine, rng, args):
     if abs(white_score) > LAST_SCORE_WIN:
         return kept, 1.0 if white_score > 0 else 0.0
     return kept, 0.5
+
+
+def label_search(engine, board, depth):
+    """The score of a search to `depth`, or None when it finds a mate or a
+    capture or promotion to play (then the position is not kept)."""
+    score, mate, best = engine.search(board.fen(), "depth %d" % depth)
+    move = chess.Move.from_uci(best)
+    if mate is not None or board.is_capture(move) or move.promotion:
+        return None
+    return score
 
 
 _worker = {}
@@ -109,6 +128,8 @@ def build_parser():
                    help="the chance a ply is a random legal move instead")
     p.add_argument("--double960", type=float, default=0.2,
                    help="the share of games with each side's own set-up")
+    p.add_argument("--label-depth", type=int, default=0,
+                   help="label the kept positions by a search this deep (default: --depth's)")
     return p
 
 
@@ -118,6 +139,8 @@ def main(argv=None):
     for name in ("random_moves", "double960"):
         if not 0 <= getattr(args, name) <= 1:
             sys.exit("selfplay: --%s must be in [0, 1]" % name.replace("_", "-"))
+    if args.label_depth < 0:
+        sys.exit("selfplay: --label-depth must be at least 1 (0: --depth labels)")
     write_games(_play, _worker, args, every=200)
 
 

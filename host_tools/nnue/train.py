@@ -34,7 +34,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .reference import INPUTS, bucket_of, features
+from .reference import INPUTS, bucket_of, features, read
 
 SCALE = 400  # centipawns per unit of the network's output
 MAX_PIECES = 32
@@ -196,6 +196,19 @@ def load_network(path):
     return net
 
 
+def from_weights(weights):
+    """A Network with a weights file's values (reference.Weights), back in
+    floats: training goes on from them (--init) rather than from random ones."""
+    net = Network(weights.hidden, weights.buckets, np.random.default_rng(0))
+    p = net.params
+    p["w1"][:INPUTS] = np.array(weights.w1, np.float32).reshape(INPUTS, weights.hidden) / weights.qa
+    p["b1"][:] = np.array(weights.b1, np.float32) / weights.qa
+    p["psqt"][:INPUTS] = np.array(weights.material, np.float32) / SCALE
+    p["w2"][...] = np.array(weights.w2, np.float32).reshape(weights.buckets, -1) / (SCALE * weights.qb)
+    p["b2"][:] = np.array(weights.b2, np.float32) / (SCALE * weights.qa * weights.qb)
+    return net
+
+
 def targets(scores, results, k, lam):
     return lam * sigmoid(scores / k) + (1 - lam) * results
 
@@ -225,16 +238,17 @@ def mirrored(data):
 
 
 def train(data, hidden=32, buckets=1, epochs=10, batch=256, lr=2e-3, decay=0.9, k=400.0,
-          lam=1.0, validation=0.05, seed=1, say=print, mirror=False):
+          lam=1.0, validation=0.05, seed=1, say=print, mirror=False, init=None):
     """Train a Network; returns it and the loss history [(epoch, train, validation)].
-    mirror: train on each position and its left-right mirror."""
+    mirror: train on each position and its left-right mirror; init: a
+    reference.Weights to start from (its N and buckets, not hidden's and buckets')."""
     rng = np.random.default_rng(seed)
     train_part, val_part = split(data, validation)
     if mirror:
         train_part = tuple(np.concatenate(pair) for pair in zip(train_part, mirrored(train_part)))
     if not len(val_part[0]):
         val_part = train_part  # too little data to hold any back (tiny tests)
-    net = Network(hidden, buckets, rng)
+    net = from_weights(init) if init else Network(hidden, buckets, rng)
     history = [(0, loss_of(net, train_part, k, lam), loss_of(net, val_part, k, lam))]
     say("epoch 0 train %.5f validation %.5f" % history[0][1:])
     ours, theirs, bucket, scores, results = train_part
@@ -280,6 +294,8 @@ def build_parser():
     p.add_argument("--seed", type=int, default=1, help="the seed of every random choice")
     p.add_argument("--mirror", action="store_true",
                    help="train on each position's left-right mirror too (twice the data)")
+    p.add_argument("--init", metavar="WEIGHTS",
+                   help="start from this weights file (its N and buckets) instead of random weights")
     return p
 
 
@@ -289,7 +305,11 @@ def main(argv=None):
         sys.exit("train: --hidden must be 1-32 (the output sum must fit in 31 bits)")
     if not 1 <= args.buckets <= 8 or not 0 <= args.lam <= 1:
         sys.exit("train: --buckets must be 1-8 and --lambda 0-1")
+    init = None
     try:
+        if args.init:
+            init = read(args.init)
+            args.hidden, args.buckets = init.hidden, init.buckets
         data = load_positions(args.data, args.buckets)
     except (OSError, ValueError) as e:
         sys.exit("train: %s" % e)
@@ -298,7 +318,7 @@ def main(argv=None):
     start = time.time()
     net, history = train(data, args.hidden, args.buckets, args.epochs, args.batch, args.lr,
                          args.decay, args.k, args.lam, args.validation, args.seed, say,
-                         args.mirror)
+                         args.mirror, init)
     say("trained in %.0f s; validation loss %.5f" % (time.time() - start, min(h[2] for h in history)))
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     net.save(args.out, k=args.k, lam=args.lam, positions=len(data[0]),
