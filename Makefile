@@ -56,6 +56,9 @@ fuzz: $(STAMP) $(TRAIN_STAMP) $(NODE_STAMP)
 # Stockfish's games with random moves at NNUE_SELFPLAY_DEPTH, a network of
 # NNUE_HIDDEN units and NNUE_BUCKETS output buckets trained on both (and
 # their mirrors) for NNUE_EPOCHS, its weights in build/nnue/micro960.nnue.
+# Then, unless NNUE_TUNE is 0, NNUE_TUNE more of selfplay's positions
+# (seed NNUE_TUNE_SEED) labelled deeper, at NNUE_TUNE_DEPTH, and the network
+# trained on from those weights on them for NNUE_TUNE_EPOCHS at NNUE_TUNE_LR.
 # Everything runs at nice 19: it is long, and the machine's other work comes first.
 NNUE_POSITIONS ?= 300000
 NNUE_DEPTH ?= 8
@@ -67,6 +70,11 @@ NNUE_EPOCHS ?= 30
 NNUE_SEED ?= 1
 NNUE_JOBS ?= 2
 NNUE_DIR ?= build/nnue
+NNUE_TUNE ?= 600000
+NNUE_TUNE_DEPTH ?= 8
+NNUE_TUNE_SEED ?= 37
+NNUE_TUNE_EPOCHS ?= 4
+NNUE_TUNE_LR ?= 1e-4
 
 nnue: $(STAMP) $(TRAIN_STAMP)
 	nice -n 19 $(VENV)/bin/python -m host_tools.nnue.generate --positions $(NNUE_POSITIONS) \
@@ -80,6 +88,16 @@ nnue: $(STAMP) $(TRAIN_STAMP)
 		--seed $(NNUE_SEED) --out $(NNUE_DIR)/float.npz
 	$(VENV)/bin/python -m host_tools.nnue.export --model $(NNUE_DIR)/float.npz \
 		--out $(NNUE_DIR)/micro960.nnue
+	if [ $(NNUE_TUNE) -gt 0 ]; then \
+		nice -n 19 $(VENV)/bin/python -m host_tools.nnue.selfplay --positions $(NNUE_TUNE) \
+			--depth $(NNUE_SELFPLAY_DEPTH) --label-depth $(NNUE_TUNE_DEPTH) \
+			--seed $(NNUE_TUNE_SEED) --jobs $(NNUE_JOBS) --out $(NNUE_DIR)/tune.tsv && \
+		nice -n 19 $(VENV)/bin/python -m host_tools.nnue.train --data $(NNUE_DIR)/tune.tsv \
+			--init $(NNUE_DIR)/micro960.nnue --epochs $(NNUE_TUNE_EPOCHS) --lr $(NNUE_TUNE_LR) \
+			--decay 0.7 --mirror --seed $(NNUE_SEED) --out $(NNUE_DIR)/tuned.npz && \
+		$(VENV)/bin/python -m host_tools.nnue.export --model $(NNUE_DIR)/tuned.npz \
+			--out $(NNUE_DIR)/micro960.nnue; \
+	fi
 
 bench: $(STAMP)
 	$(VENV)/bin/micro960 bench --perft

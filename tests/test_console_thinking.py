@@ -59,7 +59,8 @@ def wait_for(said, seen, seconds=60):
         time.sleep(0.05)
 
 
-def ctrl_c(engine, before=2.5, after=1):
+def ctrl_c(engine, before, after=1):
+    """Ctrl-C after `before` seconds, then a second for the engine to answer it."""
     time.sleep(before)
     os.killpg(engine.pid, signal.SIGINT)  # what a terminal sends on Ctrl-C
     time.sleep(after)

@@ -368,3 +368,26 @@ def test_training_from_a_weights_file_starts_from_its_values(pipeline, tmp_path)
     later = train.load_network(model)
     assert later.hidden == 16
     assert np.abs(later.params["w1"] - start.params["w1"]).max() < 0.01  # on from it, not anew
+
+
+def test_make_nnue_runs_every_stage_on_a_tiny_sample(pipeline, tmp_path):
+    """`make nnue` as a user runs it, every stage (the deeper-labelled
+    second one too) on a few positions: a weights file the firmware reads."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+    root = Path(reference.__file__).resolve().parents[2]
+    env = dict(os.environ, PATH=os.pathsep.join([str(Path(pipeline["stockfish"]).parent),
+                                                 os.environ.get("PATH", "")]))
+    small = ["NNUE_POSITIONS=40", "NNUE_DEPTH=2", "NNUE_SELFPLAY=100", "NNUE_SELFPLAY_DEPTH=2",
+             "NNUE_TUNE=100", "NNUE_TUNE_DEPTH=3", "NNUE_HIDDEN=8", "NNUE_EPOCHS=2",
+             "NNUE_TUNE_EPOCHS=1", "NNUE_DIR=%s" % tmp_path, "VENV=%s" % Path(sys.prefix)]
+    done = subprocess.run(["make", "-s", "-o", "%s/requirements.stamp" % sys.prefix,
+                           "-o", "%s/requirements-train.stamp" % sys.prefix, "nnue"] + small,
+                          cwd=str(root), env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert len((tmp_path / "tune.tsv").read_text().splitlines()) == 100
+    weights = reference.read(tmp_path / "micro960.nnue")
+    assert (weights.hidden, weights.buckets) == (8, 4)
+    assert (tmp_path / "tuned.npz").exists()
