@@ -11,7 +11,7 @@ broken rule fails every test here, named in the message; each test also
 asserts that its own rule was used, so a rule switched off fails too.
 """
 from micro960.rules.game import Game
-from micro960.engine.search import INFINITE, Limits, Search
+from micro960.engine.search import INFINITE, MATE, Limits, Search
 
 HASH_KB = 4
 # Middlegames with checks, captures and quiet moves in their trees.
@@ -92,6 +92,11 @@ class Watch:
         in_check = self.pos.in_check()
         if parent and not null_child:
             self._child(parent, key, depth, alpha, beta, in_check)
+        if parent:
+            # The window the node searches with: no mate found below it can
+            # beat one found nearer the root (mate-distance pruning).
+            ply = len(self.path)
+            alpha, beta = max(alpha, -MATE + ply), min(beta, MATE - ply - 1)
         self.path.append([depth, alpha, beta, in_check, 0, 0, "", 0, null_child, key])
 
     def leave(self, score):
