@@ -58,7 +58,8 @@ fuzz: $(STAMP) $(TRAIN_STAMP) $(NODE_STAMP)
 # their mirrors) for NNUE_EPOCHS, its weights in build/nnue/micro960.nnue.
 # Then, unless NNUE_TUNE is 0, NNUE_TUNE more of selfplay's positions
 # (seed NNUE_TUNE_SEED) labelled deeper, at NNUE_TUNE_DEPTH, and the network
-# trained on from those weights on them for NNUE_TUNE_EPOCHS at NNUE_TUNE_LR.
+# trained on from those weights on them for NNUE_TUNE_EPOCHS at NNUE_TUNE_LR,
+# the rate falling by NNUE_TUNE_DECAY each epoch.
 # Everything runs at nice 19: it is long, and the machine's other work comes first.
 NNUE_POSITIONS ?= 300000
 NNUE_DEPTH ?= 8
@@ -75,6 +76,7 @@ NNUE_TUNE_DEPTH ?= 8
 NNUE_TUNE_SEED ?= 37
 NNUE_TUNE_EPOCHS ?= 4
 NNUE_TUNE_LR ?= 1e-4
+NNUE_TUNE_DECAY ?= 0.7
 
 nnue: $(STAMP) $(TRAIN_STAMP)
 	nice -n 19 $(VENV)/bin/python -m host_tools.nnue.generate --positions $(NNUE_POSITIONS) \
@@ -94,7 +96,7 @@ nnue: $(STAMP) $(TRAIN_STAMP)
 			--seed $(NNUE_TUNE_SEED) --jobs $(NNUE_JOBS) --out $(NNUE_DIR)/tune.tsv && \
 		nice -n 19 $(VENV)/bin/python -m host_tools.nnue.train --data $(NNUE_DIR)/tune.tsv \
 			--init $(NNUE_DIR)/micro960.nnue --epochs $(NNUE_TUNE_EPOCHS) --lr $(NNUE_TUNE_LR) \
-			--decay 0.7 --mirror --seed $(NNUE_SEED) --out $(NNUE_DIR)/tuned.npz && \
+			--decay $(NNUE_TUNE_DECAY) --mirror --seed $(NNUE_SEED) --out $(NNUE_DIR)/tuned.npz && \
 		$(VENV)/bin/python -m host_tools.nnue.export --model $(NNUE_DIR)/tuned.npz \
 			--out $(NNUE_DIR)/micro960.nnue; \
 	fi

@@ -107,6 +107,50 @@ def test_a_raw_terminal_with_echo_after_a_long_pause(python):
         os.close(master)
 
 
+INTERRUPTED = '''
+import os, signal, sys, time
+sys.path.insert(0, %r)
+from micro960.lines import StdinLines
+read, write = os.pipe()
+lines = StdinLines(os.fdopen(read))
+armed = [False]
+
+def ctrl_c(signum, frame):  # one KeyboardInterrupt each time the loop below arms it
+    if armed[0]:
+        armed[0] = False
+        raise KeyboardInterrupt
+
+signal.signal(signal.SIGALRM, ctrl_c)
+signal.setitimer(signal.ITIMER_REAL, 0.0005, 0.0005)
+stops = 0
+end = time.monotonic() + 2
+while time.monotonic() < end:
+    try:
+        armed[0] = True
+        while True:  # a search polling for input, as the console's does
+            lines.poll()
+    except KeyboardInterrupt:
+        stops += 1
+signal.setitimer(signal.ITIMER_REAL, 0, 0)
+os.write(write, b"fen\\n")
+print(stops, lines.readline())
+'''
+
+
+def test_a_ctrl_c_while_a_search_polls_leaves_the_input_readable():
+    """CPython's reader thread hands text over through a queue. queue.Queue
+    took a lock in Python code, and a Ctrl-C landing just after it was taken
+    left it held: the next readline waited for ever (a test's `fen` after
+    Ctrl-C during pondering once got no answer). Thousands of interrupts at
+    random points of polling, then a line must still come. (MicroPython
+    polls the stream itself, with no lock and no thread.)"""
+    result = subprocess.run([sys.executable, "-c", INTERRUPTED % str(FIRMWARE)],
+                            capture_output=True, text=True, timeout=30)
+    assert result.returncode == 0, result.stdout + result.stderr
+    stops, line = result.stdout.split()
+    assert int(stops) > 500 and line == "fen"
+
+
 def run_main(tmp_path, typed):
     """firmware/main.py on MicroPython with a board that echoes; its output.
     As on a board, main.py is source and the package is compiled (.mpy)."""

@@ -5,6 +5,8 @@ It plays real games in every rule set, labels them with the real Stockfish,
 trains with numpy (requirements-train.txt, which `make test` installs) and
 reads the weights file back as the firmware will have to.
 """
+import random
+
 import pytest
 
 from conftest import need_tool, tool_missing
@@ -341,7 +343,7 @@ def test_selfplay_labels_kept_positions_by_the_deeper_search(pipeline, tmp_path)
     args = selfplay.build_parser().parse_args(["--depth", "2", "--label-depth", "6",
                                                "--max-plies", "60"])
     try:
-        kept, _ = selfplay.play_game(engine, __import__("random").Random(4), args)
+        kept, _ = selfplay.play_game(engine, random.Random(4), args)
     finally:
         engine.process.kill()
     deep = {fen: score for fen, limit, score in searches if limit == "depth 6"}

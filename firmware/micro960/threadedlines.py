@@ -13,7 +13,10 @@ class ThreadedLines:
         import queue
         import threading
         self.empty = queue.Empty
-        self.queue = queue.Queue()
+        # SimpleQueue, not Queue: Queue.get takes a Python-level lock, and a
+        # Ctrl-C that lands just after it is taken (a search polls here all
+        # the time) leaves it held, so the next readline waits for ever.
+        self.queue = queue.SimpleQueue()
         self.editor = editor
         self.ready = []  # lines edited but not yet returned
         self.ended = False
