@@ -5,7 +5,11 @@ It plays real games in every rule set, labels them with the real Stockfish,
 trains with numpy (requirements-train.txt, which `make test` installs) and
 reads the weights file back as the firmware will have to.
 """
+import os
 import random
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -17,6 +21,8 @@ except ImportError:  # `make test` installs it (requirements-train.txt)
     np = None
 
 from host_tools.nnue import reference
+
+REPO = Path(__file__).resolve().parent.parent
 
 RULES = ("chess960", "classical", "double960", "shuffle", "chess480", "transcendental", "lrs")
 
@@ -234,12 +240,8 @@ def test_more_buckets_pick_output_weights_by_material():
 
 def test_a_queen_up_scores_above_a_queen_down():
     """Not for the tiny network (too little data to learn values): for the
-    committed weights, when present."""
-    from pathlib import Path
-    path = Path(__file__).resolve().parent.parent / "firmware" / "micro960" / "micro960.nnue"
-    if not path.exists():
-        pytest.skip("no committed weights yet")
-    w = reference.read(path)
+    committed weights."""
+    w = reference.read(REPO / "firmware" / "micro960" / "micro960.nnue")
     up = "rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
     assert reference.evaluate(w, up) > 500
     assert reference.evaluate(w, reference.mirror(up)) == reference.evaluate(w, up)
@@ -248,7 +250,6 @@ def test_a_queen_up_scores_above_a_queen_down():
 
 def test_every_option_of_the_pipeline_is_in_its_readme():
     """As tests/test_help_texts.py holds for the micro960 command."""
-    from pathlib import Path
     if np is None:
         tool_missing("numpy is not installed (pip install -r requirements-train.txt)")
     from host_tools.nnue import export, generate, selfplay, train, validate
@@ -375,11 +376,6 @@ def test_training_from_a_weights_file_starts_from_its_values(pipeline, tmp_path)
 def test_make_nnue_runs_every_stage_on_a_tiny_sample(pipeline, tmp_path):
     """`make nnue` as a user runs it, every stage (the deeper-labelled
     second one too) on a few positions: a weights file the firmware reads."""
-    import os
-    import subprocess
-    import sys
-    from pathlib import Path
-    root = Path(reference.__file__).resolve().parents[2]
     env = dict(os.environ, PATH=os.pathsep.join([str(Path(pipeline["stockfish"]).parent),
                                                  os.environ.get("PATH", "")]))
     small = ["NNUE_POSITIONS=40", "NNUE_DEPTH=2", "NNUE_SELFPLAY=100", "NNUE_SELFPLAY_DEPTH=2",
@@ -387,7 +383,7 @@ def test_make_nnue_runs_every_stage_on_a_tiny_sample(pipeline, tmp_path):
              "NNUE_TUNE_EPOCHS=1", "NNUE_DIR=%s" % tmp_path, "VENV=%s" % Path(sys.prefix)]
     done = subprocess.run(["make", "-s", "-o", "%s/requirements.stamp" % sys.prefix,
                            "-o", "%s/requirements-train.stamp" % sys.prefix, "nnue"] + small,
-                          cwd=str(root), env=env, capture_output=True, text=True, timeout=300)
+                          cwd=str(REPO), env=env, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-2000:]
     assert len((tmp_path / "tune.tsv").read_text().splitlines()) == 100
     weights = reference.read(tmp_path / "micro960.nnue")
