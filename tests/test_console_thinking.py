@@ -52,10 +52,14 @@ def play(runtime, tmp_path, *options):
         stderr=subprocess.STDOUT, text=True, start_new_session=True, preexec_fn=ctrl_c_reaches_it)
 
 
-def wait_for(said, seen, seconds=60):
-    """Wait until the output read so far (the lines in `said`) passes `seen`."""
+def wait_for(engine, said, seen, seconds=60):
+    """Wait until the output read so far (the lines in `said`) passes `seen`;
+    past `seconds`, end the engine and fail with what it said."""
     deadline = time.monotonic() + seconds
-    while not seen("".join(said)) and time.monotonic() < deadline:
+    while not seen("".join(said)):
+        if time.monotonic() > deadline:
+            os.killpg(engine.pid, signal.SIGKILL)
+            pytest.fail("waited %d s in vain; the engine said:\n%s" % (seconds, "".join(said)))
         time.sleep(0.05)
 
 
@@ -101,9 +105,10 @@ def test_a_move_typed_while_the_engine_thinks_is_refused_and_stop_moves_now(runt
 def test_ctrl_c_stops_the_search_not_the_program(runtime, tmp_path):
     engine = start(runtime, tmp_path)
     said, reader = reading(engine)
-    wait_for(said, lambda text: "  depth 1 " in text)  # thinking: Ctrl-C now stops the search
+    # Thinking: Ctrl-C now stops the search.
+    wait_for(engine, said, lambda text: "  depth 1 " in text)
     ctrl_c(engine, before=0.5)
-    wait_for(said, lambda text: "Stopped:" in text)
+    wait_for(engine, said, lambda text: "Stopped:" in text)
     out = finish(engine, said, reader)
     assert "Stopped: the engine plays the best move it has found." in out, out
     assert one_white_move(out), out
@@ -129,13 +134,13 @@ def test_ctrl_c_stops_analyze_and_hint_not_the_program(runtime, tmp_path):
     # prompt it would end the program, which a loaded machine's slow start
     # once made the first one do.
     send(engine, "e4\nanalyze\n")
-    wait_for(said, lambda text: "  depth 1 " in text)
+    wait_for(engine, said, lambda text: "  depth 1 " in text)
     ctrl_c(engine, before=0.5)
-    wait_for(said, lambda text: "(stopped by Ctrl-C)" in text)
+    wait_for(engine, said, lambda text: "(stopped by Ctrl-C)" in text)
     send(engine, "hint\n")
-    wait_for(said, lambda text: text.count("  depth 1 ") == 2)
+    wait_for(engine, said, lambda text: text.count("  depth 1 ") == 2)
     ctrl_c(engine, before=0.5)
-    wait_for(said, lambda text: text.count("(stopped by Ctrl-C)") == 2)
+    wait_for(engine, said, lambda text: text.count("(stopped by Ctrl-C)") == 2)
     out = finish(engine, said, reader)
     assert engine.returncode == 0, out
     stopped = [line.split()[0] for line in out.split("\n")
@@ -149,11 +154,11 @@ def test_ctrl_c_stops_the_thinking_on_your_time_and_again_at_the_prompt_quits(ru
                                                                               tmp_path):
     engine = play(runtime, tmp_path, "--color", "black", "--time", "1")
     said, reader = reading(engine)
-    wait_for(said, lambda text: "Black to move" in text)  # it has moved
+    wait_for(engine, said, lambda text: "Black to move" in text)  # it has moved
     ctrl_c(engine, before=0.5)  # and ponders on the reply it expects
-    wait_for(said, lambda text: "Stopped thinking on your time" in text)
+    wait_for(engine, said, lambda text: "Stopped thinking on your time" in text)
     send(engine, "fen\n")
-    wait_for(said, lambda text: any(line.count("/") == 7 for line in text.split("\n")))
+    wait_for(engine, said, lambda text: any(line.count("/") == 7 for line in text.split("\n")))
     ctrl_c(engine, before=0)  # at the prompt: the program ends
     engine.wait(timeout=60)
     reader.join(timeout=10)
