@@ -13,10 +13,11 @@ The console (and a saved game) load this module only when a clock is set.
     >>> clock.left_text(WHITE)
     '5:02'
 """
-from micro960.compat import ticks_diff, ticks_ms
+from micro960.compat import const, ticks_diff, ticks_ms
 
-WHITE = 8
-BLACK = 16
+_WHITE = const(8)  # rules/position.py's colours
+_BLACK = const(16)
+_BOTH = const(24)
 
 
 def parse_control(text):
@@ -36,7 +37,7 @@ def parse_control(text):
 
 
 class Clock:
-    def __init__(self, control, plies=0, first_side=WHITE, now=ticks_ms):
+    def __init__(self, control, plies=0, first_side=_WHITE, now=ticks_ms):
         """Full time for both; the game is `plies` plies along, `first_side` to move."""
         self.moves, self.period, self.increment = parse_control(control)
         self.control = control
@@ -85,7 +86,7 @@ class Clock:
         self.stop()
         keep = max(0, plies - self.first)
         del self.marks[keep:]
-        for side in (self.first_side, self.first_side ^ 24):
+        for side in (self.first_side, self.first_side ^ _BOTH):
             own = self.marks[0 if side == self.first_side else 1::2]
             self.left[side >> 4] = own[-1] if own else self.period
 
@@ -94,7 +95,7 @@ class Clock:
         togo = 0
         if self.moves:
             togo = self.moves - self.moves_made(side, len(self.marks)) % self.moves
-        return (max(0, self.remaining(WHITE)), max(0, self.remaining(BLACK)),
+        return (max(0, self.remaining(_WHITE)), max(0, self.remaining(_BLACK)),
                 self.increment, self.increment, togo)
 
     def left_text(self, side):
@@ -102,8 +103,8 @@ class Clock:
 
     def line(self):
         """As the console shows it: `Clock 5+3: White 4:51, Black 5:00.`"""
-        return "Clock %s: White %s, Black %s." % (self.control, self.left_text(WHITE),
-                                                 self.left_text(BLACK))
+        return "Clock %s: White %s, Black %s." % (self.control, self.left_text(_WHITE),
+                                                 self.left_text(_BLACK))
 
     def time_control_tag(self):
         """The PGN TimeControl tag: 900+10, 300, 40/5400+30."""
@@ -122,7 +123,7 @@ class Clock:
     def save_pieces(self):
         """save_text a piece at a time: the marks one by one."""
         yield "%s %d %d %d %d " % (self.control, self.first_side, self.first,
-                                   self.remaining(WHITE), self.remaining(BLACK))
+                                   self.remaining(_WHITE), self.remaining(_BLACK))
         space = ""
         for mark in self.marks:
             yield space + str(mark)

@@ -36,6 +36,9 @@ from micro960.compat import const, micropython, ptr8, ptr16, zeros  # noqa: F401
 from micro960.rules.position import TO64
 
 SLOTS = const(32)  # accumulator slots; their index is the ply & 31
+_SIDE = const(0)  # rules/position.py's values (viper code needs its own)
+_PLY = const(5)
+_WHITE = const(8)
 _LIMIT = const(20000)  # no network score may look like a mate (search.MATE_BOUND)
 
 _network = None
@@ -82,7 +85,7 @@ def network():
 
 def refresh(net, pos):
     """Set the accumulators of pos's current ply from its pieces."""
-    ply = pos.state[5] & (SLOTS - 1)
+    ply = pos.state[_PLY] & (SLOTS - 1)
     fill(net.acc, net.rows8, net.rows, net.hidden, ply, pos.board, pos.squares, pos.counts)
     net.pending[ply * 5 + 4] = 1
 
@@ -149,8 +152,8 @@ def score(acc: ptr16, rows8: ptr8, rows: ptr16, shape: ptr16, pending: ptr16, pl
         near = (df if df > 0 else -df) + (dr if dr > 0 else -dr)
         bonus = 1000 + 20 * edge + 10 * (14 - near)
         if weak == black:  # White drives
-            return bonus if side == 8 else -bonus
-        return -bonus if side == 8 else bonus
+            return bonus if side == _WHITE else -bonus
+        return -bonus if side == _WHITE else bonus
     pieces = int(counts[0]) + int(counts[1])
     n = int(shape[0])
     width = n + 1  # an accumulator: the units, then the material column
@@ -212,8 +215,8 @@ def score(acc: ptr16, rows8: ptr8, rows: ptr16, shape: ptr16, pending: ptr16, pl
     b2 = material + 769 + buckets * 2 * n + 2 * bucket
     out = (((int(rows[b2 + 1]) ^ 0x8000) - 0x8000) << 16) | int(rows[b2])  # int32, signed
     at = here * 2 * width
-    ours = at if side == 8 else at + width
-    theirs = at + width if side == 8 else at
+    ours = at if side == _WHITE else at + width
+    theirs = at + width if side == _WHITE else at
     d = qa * int(shape[3])
     shift = int(shape[5])  # v * v * w // QA, floored as reference.py's
     # The material columns, sign-extended, count at half their difference.
@@ -260,7 +263,7 @@ def evaluate(pos, net=None):
     refresh(net, pos)
     drive = net.shape[4]
     net.shape[4] = 0  # the network's own score
-    value = score(net.acc, net.rows8, net.rows, net.shape, net.pending, pos.state[5],
-                  pos.state[0], pos.counts, pos.kings)
+    value = score(net.acc, net.rows8, net.rows, net.shape, net.pending, pos.state[_PLY],
+                  pos.state[_SIDE], pos.counts, pos.kings)
     net.shape[4] = drive
     return value

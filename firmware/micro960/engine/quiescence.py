@@ -19,6 +19,7 @@ _MATE = const(30000)
 _INFINITE = const(32000)
 _MAX_PLY = const(32)  # as in engine/search.py
 _CHECK_MASK = const(15)  # search.CHECK_MASK: limits and input every 16 nodes
+_BOTH = const(24)  # rules/position.py's values, as constants for viper code
 _SIDE = const(0)  # rules/position.py's state fields, as constants for viper code
 _EP = const(1)
 _PLY = const(5)
@@ -101,7 +102,7 @@ def quiesce(search, alpha: int, beta: int, ply: int, start: int) -> int:
                 if lrs and not king:
                     result = -_MATE + ply  # our king was captured
                 else:
-                    if evasions and not lrs and attacked(board_obj, king, us ^ 24):
+                    if evasions and not lrs and attacked(board_obj, king, us ^ _BOTH):
                         in_check = 1
                     at_limit = ply >= _MAX_PLY - 1 or start + 256 > room
                     if in_check and not at_limit:
@@ -157,7 +158,7 @@ def quiesce(search, alpha: int, beta: int, ply: int, start: int) -> int:
             # Find the next move worth searching at `ply`, or finish the node.
             f = (ply) * _FRAME
             us = state[_SIDE]
-            them = us ^ 24
+            them = us ^ _BOTH
             in_check = frame[f + _IN_CHECK]
             best = frame[f + _BEST] - _BIAS
             i = frame[f + _NEXT]

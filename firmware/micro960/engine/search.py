@@ -224,8 +224,8 @@ class Search:
             # All of the time given: no soft limit to stop between iterations.
             self.hard = max(1, limits.movetime - self.move_overhead)
             return
-        left = limits.wtime if side == 8 else limits.btime
-        inc = limits.winc if side == 8 else limits.binc
+        left = limits.wtime if side == _WHITE else limits.btime
+        inc = limits.winc if side == _WHITE else limits.binc
         if left < 0:
             return
         moves = limits.movestogo or 30

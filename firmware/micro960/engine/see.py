@@ -14,6 +14,8 @@ from micro960.rules.position import STEPS, TO120
 _CASTLE = const(3)  # rules/position.py's move flags, as constants for viper code
 _EN_PASSANT = const(2)
 _PROMOTE_N = const(4)
+_WHITE = const(8)  # rules/position.py's WHITE and BOTH
+_BOTH = const(24)
 
 # Piece values (pawn .. king), for SEE, capture order and pruning in
 # quiescence. The king's is so high that SEE never lets it capture onto a
@@ -54,7 +56,7 @@ def see_ge(board_obj, move: int, threshold: int) -> bool:
     lifted[1] = mover
     count = 1
     board[fr] = 0
-    side = (mover & 24) ^ 24  # whose turn it is to capture on `to`
+    side = (mover & _BOTH) ^ _BOTH  # whose turn it is to capture on `to`
     result = 1  # 1: the threshold is met if the side to capture now stops
     while True:
         sq = int(_least_attacker(board_obj, to, side))
@@ -80,7 +82,7 @@ def see_ge(board_obj, move: int, threshold: int) -> bool:
 def _least_attacker(board_obj, sq: int, by: int) -> int:
     """The square of side `by`'s least valuable piece attacking `sq`, or 0."""
     b = ptr8(board_obj)
-    if by == 8:
+    if by == _WHITE:
         if b[sq - 9] == 9:
             return sq - 9
         if b[sq - 11] == 9:

@@ -5,6 +5,7 @@
     >>> game.result()
     '*'
 """
+from micro960.compat import const
 from micro960.rules.history import REMEMBERED, History
 from micro960.rules.movegen import legal_moves
 from micro960.rules.position import BISHOP, KING, KNIGHT, OFF, WHITE, Position, TO64, side_name
@@ -17,6 +18,7 @@ WHITE_WINS = "1-0"
 BLACK_WINS = "0-1"
 DRAW = "1/2-1/2"
 UNDECIDED = "*"
+_BOTH = const(24)  # rules/position.py's BOTH
 
 
 class Game(History):
@@ -137,7 +139,7 @@ class Game(History):
 
     def flag(self, side):
         """`side`'s time ran out: it loses, unless the other side cannot mate at all."""
-        other = side ^ 24
+        other = side ^ _BOTH
         if can_mate(self.pos, other):
             self.ended = (BLACK_WINS if side == WHITE else WHITE_WINS,
                           side_name(side) + " lost on time")

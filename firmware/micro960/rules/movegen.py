@@ -14,9 +14,11 @@ _PAWN = const(1)
 _KNIGHT = const(2)
 _BISHOP = const(3)
 _ROOK = const(4)
+_QUEEN = const(5)
 _KING = const(6)
 _WHITE = const(8)
 _BLACK = const(16)
+_BOTH = const(24)
 _DOUBLE_PUSH = const(1)
 _EN_PASSANT = const(2)
 _CASTLE = const(3)
@@ -167,7 +169,7 @@ def castling_moves(pos, buf: ptr16, n: int) -> int:
         return n
     b_obj = pos.board
     b = ptr8(b_obj)
-    them = us ^ 24
+    them = us ^ _BOTH
     king = int(ptr8(pos.kings)[us >> 4])
     if attacked(b_obj, king, them):
         return n
@@ -294,7 +296,7 @@ def _mark_pins(b, king, us):
                 x = b[beyond]
             if x & BOTH != BOTH and not x & us:
                 kind = x & 7
-                if kind == 5 or kind == (3 if d in BISHOP_STEPS else 4):
+                if kind == _QUEEN or kind == (_BISHOP if d in BISHOP_STEPS else _ROOK):
                     _pin[sq] = d + 12
                     _pinned[count] = sq
                     count += 1
@@ -334,23 +336,23 @@ def gives_check(board: ptr8, move: int, king: int) -> bool:
     line = ptr8(LINE)  # the pin lines' table: LINE[b - a + 77] = step from a to b, + 12
     fr = int(to120[move & 63])
     to = int(to120[(move >> 6) & 63])
-    if move >> 12 == 3 or not king:  # castling (or no king, LRS)
+    if move >> 12 == _CASTLE or not king:  # castling (or no king, LRS)
         return True
     piece = int(board[fr])
     kind = piece & 7
     us = piece & 24
     d = king - to
-    if kind == 1:
-        if (us == 8 and (d == 9 or d == 11)) or (us == 16 and (d == -9 or d == -11)):
+    if kind == _PAWN:
+        if (us == _WHITE and (d == 9 or d == 11)) or (us == _BLACK and (d == -9 or d == -11)):
             return True
-    elif kind == 2:
+    elif kind == _KNIGHT:
         if d == 8 or d == -8 or d == 12 or d == -12 or d == 19 or d == -19 or \
                 d == 21 or d == -21:
             return True
-    elif kind != 6 and int(line[d + 77]):
+    elif kind != _KING and int(line[d + 77]):
         step = int(line[d + 77]) - 12
-        straight = 4 if step == 1 or step == -1 or step == 10 or step == -10 else 3
-        if kind == 5 or kind == straight:
+        straight = _ROOK if step == 1 or step == -1 or step == 10 or step == -10 else _BISHOP
+        if kind == _QUEEN or kind == straight:
             sq = to + step
             while sq != king and (sq == fr or not int(board[sq])):
                 sq += step
@@ -372,8 +374,8 @@ def gives_check(board: ptr8, move: int, king: int) -> bool:
     if sq == to:
         return False
     t = int(board[sq])
-    if t & 24 != us:
+    if t & _BOTH != us:
         return False
     kind = t & 7
-    straight = 4 if step == 1 or step == -1 or step == 10 or step == -10 else 3
-    return kind == 5 or kind == straight
+    straight = _ROOK if step == 1 or step == -1 or step == 10 or step == -10 else _BISHOP
+    return kind == _QUEEN or kind == straight

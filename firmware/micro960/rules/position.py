@@ -23,7 +23,8 @@ BLACK = const(16)
 OFF = const(24)
 BOTH = const(24)  # side ^ BOTH is the other side
 
-# Move flags (bits 12-15): 0 a plain move, 1 a double pawn push, then these.
+# Move flags (bits 12-15): 0 a plain move, then these.
+_DOUBLE_PUSH = const(1)
 EN_PASSANT = const(2)
 CASTLE = const(3)
 PROMOTE_N = const(4)  # flag - 2 is the promoted piece type: 4 N, 5 B, 6 R, 7 Q
@@ -353,7 +354,7 @@ def push_move(b: ptr8, squares: ptr8, slot: ptr8, counts: ptr8, kings: ptr8, kee
     removed = 0
     removed2 = 0
     piece = int(b[fr])
-    if flag == 3:  # castling: king takes own rook
+    if flag == CASTLE:  # castling: king takes own rook
         rook = int(b[to])
         if state[_ORTHODOX]:  # castle_squares(orthodox=True)
             step = 1 if to > fr else -1
@@ -363,7 +364,7 @@ def push_move(b: ptr8, squares: ptr8, slot: ptr8, counts: ptr8, kings: ptr8, kee
                 kdst = to
                 rdst = fr
         else:
-            kdst = 21 if us == 8 else 91
+            kdst = 21 if us == WHITE else 91
             if to > fr:
                 kdst += 6
                 rdst = kdst - 1
@@ -392,8 +393,8 @@ def push_move(b: ptr8, squares: ptr8, slot: ptr8, counts: ptr8, kings: ptr8, kee
     else:
         captured = int(b[to])
         victim = to
-        if flag == 2:  # en passant: the pawn taken stands beside, not on `to`
-            victim = to - 10 if us == 8 else to + 10
+        if flag == EN_PASSANT:  # en passant: the pawn taken stands beside, not on `to`
+            victim = to - 10 if us == WHITE else to + 10
             captured = int(b[victim])
             b[victim] = 0
         if captured:
@@ -408,10 +409,10 @@ def push_move(b: ptr8, squares: ptr8, slot: ptr8, counts: ptr8, kings: ptr8, kee
             saved[3 * ply + 2] = s
             removed2 = (((captured - 9 - ((captured >> 3) & 2)) << 6) | int(to64[victim])) + 1
             key ^= int(zp[removed2 - 1])
-            if captured & 7 == 6:  # a king, under LRS rules
+            if captured & 7 == KING:  # a king, under LRS rules
                 kings[c] = 0
             halfmove = 0
-        elif piece & 7 == 1:
+        elif piece & 7 == PAWN:
             halfmove = 0
         else:
             halfmove += 1
@@ -426,10 +427,10 @@ def push_move(b: ptr8, squares: ptr8, slot: ptr8, counts: ptr8, kings: ptr8, kee
         b[to] = piece
         added = (((piece - 9 - ((piece >> 3) & 2)) << 6) | int(to64[to])) + 1
         key ^= int(zp[added - 1])
-        if piece & 7 == 6:
+        if piece & 7 == KING:
             kings[us >> 4] = to
-        elif flag == 1 and en_passant:  # double push: en passant square if a pawn can use it
-            enemy = (us ^ 24) | 1
+        elif flag == _DOUBLE_PUSH and en_passant:  # double push: en passant square if a pawn can use it
+            enemy = (us ^ BOTH) | 1
             if int(b[to - 1]) == enemy or int(b[to + 1]) == enemy:
                 new_ep = (fr + to) >> 1
                 key ^= int(zx[5 + (int(to64[new_ep]) & 7)])
@@ -439,9 +440,9 @@ def push_move(b: ptr8, squares: ptr8, slot: ptr8, counts: ptr8, kings: ptr8, kee
         if new != rights:
             key ^= int(zc[rights]) ^ int(zc[new])
             state[RIGHTS] = new
-    if us == 16:
+    if us == BLACK:
         state[_FULLMOVE] = int(state[_FULLMOVE]) + 1
-    state[SIDE] = us ^ 24
+    state[SIDE] = us ^ BOTH
     state[_EP] = new_ep
     state[_HALFMOVE] = halfmove
     state[_KEY] = key
@@ -466,12 +467,12 @@ def pop_move(b: ptr8, squares: ptr8, slot: ptr8, counts: ptr8, kings: ptr8, stat
     flag = move >> 12
     ply = int(state[_PLY]) - 1
     state[_PLY] = ply
-    us = int(state[SIDE]) ^ 24
+    us = int(state[SIDE]) ^ BOTH
     state[SIDE] = us
-    if us == 16:
+    if us == BLACK:
         state[_FULLMOVE] = int(state[_FULLMOVE]) - 1
     packed = int(saved[3 * ply])
-    if flag == 3:
+    if flag == CASTLE:
         if state[_ORTHODOX]:  # castle_squares(orthodox=True), as in push_move
             step = 1 if to > fr else -1
             kdst = fr + 2 * step
@@ -480,7 +481,7 @@ def pop_move(b: ptr8, squares: ptr8, slot: ptr8, counts: ptr8, kings: ptr8, stat
                 kdst = to
                 rdst = fr
         else:
-            kdst = 21 if us == 8 else 91
+            kdst = 21 if us == WHITE else 91
             if to > fr:
                 kdst += 6
                 rdst = kdst - 1
@@ -509,13 +510,13 @@ def pop_move(b: ptr8, squares: ptr8, slot: ptr8, counts: ptr8, kings: ptr8, stat
         slot[fr] = s
         b[fr] = piece
         b[to] = 0
-        if piece & 7 == 6:
+        if piece & 7 == KING:
             kings[us >> 4] = fr
         captured = (packed >> 11) & 31
         if captured:
             victim = to
-            if flag == 2:
-                victim = to - 10 if us == 8 else to + 10
+            if flag == EN_PASSANT:
+                victim = to - 10 if us == WHITE else to + 10
             b[victim] = captured
             # Back into its own slot, and the piece that filled it back to the
             # end, so the lists (and so the move order) are as before.
@@ -528,7 +529,7 @@ def pop_move(b: ptr8, squares: ptr8, slot: ptr8, counts: ptr8, kings: ptr8, stat
             squares[s] = victim
             slot[victim] = s
             counts[c] = int(counts[c]) + 1
-            if captured & 7 == 6:
+            if captured & 7 == KING:
                 kings[c] = victim
     state[_EP] = packed & 127
     state[RIGHTS] = (packed >> 7) & 15
