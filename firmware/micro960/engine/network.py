@@ -39,6 +39,13 @@ SLOTS = const(32)  # accumulator slots; their index is the ply & 31
 _SIDE = const(0)  # rules/position.py's values (viper code needs its own)
 _PLY = const(5)
 _WHITE = const(8)
+# Network.shape's fields: what score() needs to know.
+_HIDDEN = const(0)  # N, the clipped units
+_BUCKETS = const(1)  # output buckets (by the number of pieces)
+_QA = const(2)  # the quantization of the first layer
+_QB = const(3)  # and of the output layer
+MOP_UP = const(4)  # 1: score() drives a bare king to the edge (Search.think sets it)
+_QA_SHIFT = const(5)  # log2(QA): a product's division by QA is a shift
 _LIMIT = const(20000)  # no network score may look like a mate (search.MATE_BOUND)
 
 _network = None
@@ -59,11 +66,10 @@ class Network:
         # Per slot, what the move into it adds and removes (push_move's four
         # inputs + 1, 0 for none) and whether the slot is made (1) or not (0).
         self.pending = zeros("H", SLOTS * 5)
-        # What score() needs to know: N, buckets, QA, QB, the mop-up switch,
-        # and log2(QA) (a product's division by QA is a shift).
-        self.shape = zeros("H", 6)
-        self.shape[0], self.shape[1], self.shape[2], self.shape[3] = hidden, buckets, qa, qb
-        self.shape[5] = len(bin(qa)) - 3
+        # What score() needs to know: the fields _HIDDEN ... _QA_SHIFT above.
+        shape = self.shape = zeros("H", 6)
+        shape[_HIDDEN], shape[_BUCKETS], shape[_QA], shape[_QB] = hidden, buckets, qa, qb
+        shape[_QA_SHIFT] = len(bin(qa)) - 3
 
 
 def network():
@@ -130,15 +136,14 @@ def score(acc: ptr16, rows8: ptr8, rows: ptr16, shape: ptr16, pending: ptr16, pl
     the inputs push_move noted); then the squared clipped ReLU and the dot product
     with the output weights of the bucket the pieces on the board (`counts`
     a side, kings included) choose, and half the difference of the
-    material columns. shape: N, buckets, QA, QB, the mop-up switch and
-    log2(QA) (Network.shape).
+    material columns. shape: Network.shape (_HIDDEN ... _QA_SHIFT).
 
     With the switch on (mate_drive), a position with a bare king scores
     instead 1000 for the other side, plus 20 for each step the bare king
     stands from the centre and 10 for each the kings come closer: what
     mates it within fifty moves, where a network trained on games (which
     scarcely see such endings) wanders. No part of the network."""
-    if int(shape[4]) and (int(counts[0]) == 1 or int(counts[1]) == 1) and \
+    if int(shape[MOP_UP]) and (int(counts[0]) == 1 or int(counts[1]) == 1) and \
             int(kings[0]) and int(kings[1]) and int(counts[0]) + int(counts[1]) > 2:
         to64 = ptr8(TO64)
         white = int(to64[kings[0]])
@@ -155,7 +160,7 @@ def score(acc: ptr16, rows8: ptr8, rows: ptr16, shape: ptr16, pending: ptr16, pl
             return bonus if side == _WHITE else -bonus
         return -bonus if side == _WHITE else bonus
     pieces = int(counts[0]) + int(counts[1])
-    n = int(shape[0])
+    n = int(shape[_HIDDEN])
     width = n + 1  # an accumulator: the units, then the material column
     material = n  # rows[material + row]: the material of input row - 1 (row 0: none, 0)
     here = ply & (SLOTS - 1)
@@ -206,8 +211,8 @@ def score(acc: ptr16, rows8: ptr8, rows: ptr16, shape: ptr16, pending: ptr16, pl
                 added2 = ((added2 - 1) ^ 56) + (385 if added2 <= 384 else -383)
             if removed2:
                 removed2 = ((removed2 - 1) ^ 56) + (385 if removed2 <= 384 else -383)
-    buckets = int(shape[1])
-    qa = int(shape[2])
+    buckets = int(shape[_BUCKETS])
+    qa = int(shape[_QA])
     bucket = (pieces - 2) * buckets // 30 if pieces > 2 else 0
     if bucket > buckets - 1:
         bucket = buckets - 1
@@ -217,8 +222,8 @@ def score(acc: ptr16, rows8: ptr8, rows: ptr16, shape: ptr16, pending: ptr16, pl
     at = here * 2 * width
     ours = at if side == _WHITE else at + width
     theirs = at + width if side == _WHITE else at
-    d = qa * int(shape[3])
-    shift = int(shape[5])  # v * v * w // QA, floored as reference.py's
+    d = qa * int(shape[_QB])
+    shift = int(shape[_QA_SHIFT])  # v * v * w // QA, floored as reference.py's
     # The material columns, sign-extended, count at half their difference.
     out += (((int(acc[ours + n]) ^ 0x8000) - (int(acc[theirs + n]) ^ 0x8000)) * (d >> 1))
     for j in range(n):
@@ -243,7 +248,7 @@ def score(acc: ptr16, rows8: ptr8, rows: ptr16, shape: ptr16, pending: ptr16, pl
 def mate_drive(pos):
     """1 if pos has a bare king and, against it, a rook, a queen or two
     bishops: the search then scores by score()'s mop-up instead of the
-    network (Search.think sets Network.shape[4] by it), else 0."""
+    network (Search.think sets Network.shape[MOP_UP] by it), else 0."""
     counts = pos.counts
     if not (pos.kings[0] and pos.kings[1]) or (counts[0] == 1) == (counts[1] == 1):
         return 0
@@ -261,9 +266,9 @@ def evaluate(pos, net=None):
     """Score of pos for the side to move, in centipawns (refreshes its slot)."""
     net = net or network()
     refresh(net, pos)
-    drive = net.shape[4]
-    net.shape[4] = 0  # the network's own score
+    drive = net.shape[MOP_UP]
+    net.shape[MOP_UP] = 0  # the network's own score
     value = score(net.acc, net.rows8, net.rows, net.shape, net.pending, pos.state[_PLY],
                   pos.state[_SIDE], pos.counts, pos.kings)
-    net.shape[4] = drive
+    net.shape[MOP_UP] = drive
     return value

@@ -19,7 +19,8 @@ _MATE = const(30000)
 _INFINITE = const(32000)
 _MAX_PLY = const(32)  # as in engine/search.py
 _CHECK_MASK = const(15)  # search.CHECK_MASK: limits and input every 16 nodes
-_BOTH = const(24)  # rules/position.py's values, as constants for viper code
+_WHITE = const(8)  # rules/position.py's values, as constants for viper code
+_BOTH = const(24)
 _SIDE = const(0)  # rules/position.py's state fields, as constants for viper code
 _EP = const(1)
 _PLY = const(5)
@@ -52,9 +53,27 @@ def quiesce(search, alpha: int, beta: int, ply: int, start: int) -> int:
     Moves are generated into search.moves from `start`; nodes are counted
     in search.tally[0], and search.stopped (set by search.check_limits every
     16 nodes) unwinds the tree with a score of 0.
+
+    The steps, numbered as "Step N" in the code: 1 a new node: count it,
+    poll the limits; 2 its score without moves (a captured king, the ply
+    limit, standing pat at or above beta); 3 generate and order its captures
+    (every move in check at the first ply); 4 a child's score taken up: best,
+    alpha, cut; 5 the next capture worth searching (delta pruning, SEE),
+    made; 6 none left: mate, or the best score, to the parent.
+
+    Each node keeps _ALPHA ... _LEGAL in its frame (the tree's frames from
+    `ply` down, which the tree search does not use below its own nodes).
+    `entering` says whether `ply` is a new node or takes up a child's score;
+    `result` is _INFINITE while the node at `ply` still has moves to try.
     """
-    # What the loop works on, in the tuple Search.at() made: reading 25
-    # attributes instead took 78 us a call on a Pico (7% of the search).
+    # What the loop works on, in the tuple Search.at() made, named here
+    # once: the position's buffers (rules/position.py), the search's move
+    # buffer, its order scores and history, its frames (search.plies), the
+    # network's accumulators, rows and shape (engine/network.py), whether
+    # kings can be taken (LRS: 1) and promotions are to a queen only (2),
+    # the move buffer's size, the square and piece-value tables, and the
+    # node tally. Reading 25 attributes instead took 78 us a call on a Pico
+    # (7% of the search).
     board_obj, state_obj, squares, counts_obj, kings_obj, slot, keep, saved, en_passant, \
         moves_obj, order_obj, history, frame_obj, acc, rows, rows8, shape, pending, hidden_obj, \
         lrs_obj, queen_obj, room_obj, to120_obj, value_obj, tally_obj = search.q
@@ -81,7 +100,7 @@ def quiesce(search, alpha: int, beta: int, ply: int, start: int) -> int:
     entering = 1  # 1: a new node to set up; 0: a child's score in `result` to take up
     while True:
         if entering:
-            # A new node: alpha, beta and start are set for it.
+            # Step 1. A new node: alpha, beta and start are set for it.
             nodes += 1
             if (nodes & _CHECK_MASK) == 0:
                 search.nodes = nodes
@@ -93,7 +112,7 @@ def quiesce(search, alpha: int, beta: int, ply: int, start: int) -> int:
                 result = 0
             else:
                 result = _INFINITE
-                # Set up the new node's frame, or find its score if it needs no
+                # Step 2. Set up the new node's frame, or find its score if it needs no
                 # search: a captured king, the ply limit, standing pat at or
                 # above beta.
                 us = state[_SIDE]
@@ -126,10 +145,10 @@ def quiesce(search, alpha: int, beta: int, ply: int, start: int) -> int:
                     used = int(stack_use())
                     if used > int(search.stack_peak):
                         search.stack_peak = used
-                if result == _INFINITE:  # moves to search: generate them
+                if result == _INFINITE:  # Step 3. Moves to search: generate them.
                     f = (ply) * _FRAME
                     us = state[_SIDE]
-                    first = 16 if us != 8 else 0
+                    first = 16 if us != _WHITE else 0
                     end = int(generate(board_obj, squares, first, first + counts[us >> 4],
                                         moves_obj, start,
                                         us | frame[f + _IN_CHECK] | queen_only, state[_EP]))
@@ -137,7 +156,7 @@ def quiesce(search, alpha: int, beta: int, ply: int, start: int) -> int:
                     frame[f + _NEXT] = start
                     frame[f + _END] = end
         else:
-            # Back at `ply` with a child's score, or with nothing yet (result
+            # Step 4. Back at `ply` with a child's score, or with nothing yet (result
             # == _INFINITE after _enter): try the next move.
             f = (ply) * _FRAME
             if result != _INFINITE:
@@ -155,7 +174,7 @@ def quiesce(search, alpha: int, beta: int, ply: int, start: int) -> int:
                             if score >= frame[f + _BETA] - _BIAS:
                                 result = score  # a cut: this node is done
         if result == _INFINITE:
-            # Find the next move worth searching at `ply`, or finish the node.
+            # Step 5. Find the next move worth searching at `ply`, or finish the node.
             f = (ply) * _FRAME
             us = state[_SIDE]
             them = us ^ _BOTH
@@ -212,7 +231,7 @@ def quiesce(search, alpha: int, beta: int, ply: int, start: int) -> int:
                 result = -_MATE + ply
             else:
                 result = best
-        # This node is done with `result`: hand it to the parent.
+        # Step 6. This node is done with `result`: hand it to the parent.
         if ply == first_ply:
             break
         ply -= 1

@@ -46,6 +46,7 @@ _BOTH = const(24)
 _EN_PASSANT = const(2)
 _PROMOTE_N = const(4)
 _KILLER = const(15000)  # ordering.KILLER
+_MOP_UP = const(4)  # network.MOP_UP
 _PAWN = const(1)
 _KING = const(6)
 _EXACT = const(1)  # engine/tt.py's bounds
@@ -142,7 +143,7 @@ class Search:
         self.stopped = False
         self.limits = limits
         self.root_side = pos.side
-        self.net.shape[4] = mate_drive(pos)  # a bare king to mate: score()'s mop-up
+        self.net.shape[_MOP_UP] = mate_drive(pos)  # a bare king to mate: score()'s mop-up
         self._budget(limits, pos.side)
         self.tt.new_search()
         for i in range(2 * MAX_PLY):
@@ -201,6 +202,7 @@ class Search:
             self.tally[i] = 0
         net = self.net
         refresh(net, pos)
+        # In the order quiescence.quiesce unpacks and names them.
         self.q = (pos.board, pos.state, pos.squares, pos.counts, pos.kings, pos.slot, pos.keep,
                   pos.saved, pos.en_passant, self.moves, self.order, self.history, self.plies,
                   net.acc, net.rows, net.rows8, net.shape, net.pending, net.hidden,
@@ -385,6 +387,56 @@ def _tree(search, depth: int, alpha: int, beta: int) -> int:
     The root's best move goes to search.best_root, and to search.root_raised
     once one beats alpha; at lower skill, every root move's score goes to
     search.root_moves and root_scores.
+
+    A recursive negamax alpha-beta, written as one loop. `ply` is the node
+    being worked on; `mode` says what to do with it next; its state is in
+    the locals while it works and in its frame (search.plies[ply * FRAME:],
+    the _ALPHA ... _FLAGS fields) while a search below it runs. The steps,
+    numbered as "Step N" in the code:
+
+      ENTER      1 horizon: quiescence    2 count the node, poll limits
+                 3 draws and mates by rule below the root
+                 4 mate-distance pruning  5 check extension, PV node?
+                 6 transposition table    7 internal iterative reduction
+                 8 static score, improving?
+                 9 late-move limit, futility, reverse futility, null move
+      MOVES     10 generate and order the moves
+      NEXT_MOVE 11 pick the best-ordered move  12 prune a quiet move
+                13 make it, skip it if illegal  14 its phase and reduction
+                15 no move left: mate, stalemate or the best, into the table
+      DESCEND   16 keep the node in its frame; the child's window and depth
+      RETURN    17 back to the parent   18 after the null move
+                19 re-search (reduced, then unreduced, then full window)
+                20 the move's score is known: best, alpha, cut
+
+    How the modes follow each other:
+
+      ENTER     -> RETURN (a score without moves: steps 1, 3, 4, 6, 9),
+                   MOVES, or DESCEND (the null move, step 9)
+      MOVES     -> NEXT_MOVE
+      NEXT_MOVE -> DESCEND (a move made) or RETURN (none left)
+      DESCEND   -> ENTER at ply + 1
+      RETURN    -> at ply - 1: MOVES (the null move failed), DESCEND (a
+                   re-search) or NEXT_MOVE; at ply 0 the loop ends
+
+    The phase, kept with the flags in the parent's frame, says which search
+    the child is and what its score means:
+
+      phase      child's window        child's depth        then
+      NULL       -beta, -beta + 1      depth - 3 - more     >= beta: cut
+      ROOT_ALL   -INFINITE, INFINITE   depth - 1            scores noted
+      FIRST      -beta, -alpha         depth - 1
+      REDUCED    -alpha - 1, -alpha    depth - 1 - reduce   > alpha: UNREDUCED
+      UNREDUCED  -alpha - 1, -alpha    depth - 1            in window: FULL
+      FULL       -beta, -alpha         depth - 1
+
+    Invariants: frames 0 .. ply - 1 hold the nodes on the path above `ply`
+    (frame[ply]'s _STATIC is written on entry, for the node two plies
+    down); the node at `ply` owns moves[start:end], and its child's
+    moves start at its end (quiescence past `room`); the position is the
+    one at `ply` (a move is made in NEXT_MOVE or DESCEND and unmade in
+    RETURN); scores in frames are stored + _BIAS; once `stopped`, every node
+    returns 0 and the caller discards the tree's result.
     """
     pos = search.pos
     game = search.game
@@ -462,6 +514,8 @@ def _tree(search, depth: int, alpha: int, beta: int) -> int:
             if watching:
                 watch.enter(depth, alpha, beta)
             mode = _RETURN
+            # Step 1. At the horizon, the ply limit or a full move buffer:
+            # the capture search (quiescence.py) scores the node.
             if depth <= 0 or ply >= MAX_PLY - 1 or start + 256 > room:
                 tally[0] = nodes
                 tally[2] = stopped
@@ -469,6 +523,7 @@ def _tree(search, depth: int, alpha: int, beta: int) -> int:
                 nodes = tally[0]
                 stopped = tally[2]
                 continue
+            # Step 2. Count the node; every 16th, look at the limits and input.
             nodes += 1
             if (nodes & CHECK_MASK) == 0:
                 search.nodes = nodes
@@ -481,6 +536,8 @@ def _tree(search, depth: int, alpha: int, beta: int) -> int:
             them = us ^ _BOTH
             king = int(kings[us >> 4])
             if ply:
+                # Step 3. Below the root: a captured king (LRS), a repetition,
+                # the fifty-move rule.
                 if lrs:
                     if not king:
                         result = -MATE + ply  # our king was captured
@@ -495,7 +552,7 @@ def _tree(search, depth: int, alpha: int, beta: int) -> int:
                             not has_legal_move(pos, moves_obj, start):
                         result = -MATE + ply
                     continue
-                # Mate-distance pruning: no mate found here can beat a shorter one.
+                # Step 4. Mate-distance pruning: no mate found here can beat a shorter one.
                 if alpha < -MATE + ply:
                     alpha = -MATE + ply
                 if beta > MATE - ply - 1:
@@ -503,12 +560,18 @@ def _tree(search, depth: int, alpha: int, beta: int) -> int:
                 if alpha >= beta:
                     result = alpha
                     continue
+            # Step 5. In check: one ply deeper. A window wider than one: a PV node.
             flags = 0
             if not lrs and attacked(board_obj, king, them):
                 flags = _IN_CHECK
                 depth += 1
             if beta - alpha > 1:
                 flags |= _PV_NODE
+            # Step 6. The transposition table: its move is searched first; its
+            # score ends the node outside the PV when deep enough. (tt.probe
+            # and tt.info's fields written inline, as the whole loop avoids a
+            # call a node. Mates are stored counted from the node they were
+            # found at, as step 15 stores them: the ply is added back.)
             key = state[_KEY]
             e = key % tt_size
             hash_move = 0
@@ -528,8 +591,11 @@ def _tree(search, depth: int, alpha: int, beta: int) -> int:
                             (bound == _UPPER and score <= alpha):
                         result = score
                         continue
+            # Step 7. Internal iterative reduction.
             if ply and not hash_move and depth >= 4:
                 depth -= 1  # no move known here: search it less deep (internal iterative reduction)
+            # Step 8. The static score (the network), and whether it improves
+            # on the side's two plies before.
             f = ply * FRAME
             static = -INFINITE
             if not (flags & _IN_CHECK):
@@ -544,6 +610,7 @@ def _tree(search, depth: int, alpha: int, beta: int) -> int:
             late = 999
             mode = _MOVES
             if not (flags & (_IN_CHECK | _PV_NODE)) and ply:
+                # Step 9. Pruning before the moves (not in check, not in the PV).
                 # Late-move pruning: near the leaves, quiet moves this late in
                 # the order are skipped (no check to answer, no PV to keep).
                 if depth <= 3:
@@ -568,6 +635,7 @@ def _tree(search, depth: int, alpha: int, beta: int) -> int:
                             mode = _DESCEND
                             break
         if mode == _RETURN:
+            # Step 17. Back to the parent, its node from its frame.
             if watching:
                 watch.leave(result)
             if ply == 0:
@@ -585,6 +653,7 @@ def _tree(search, depth: int, alpha: int, beta: int) -> int:
             phase = flags // _PHASE
             flags = flags % _PHASE
             if phase == _NULL:
+                # Step 18. The null move's score: a cut, or search the moves.
                 pos.pop_null()
                 if stopped:
                     result = 0
@@ -602,6 +671,7 @@ def _tree(search, depth: int, alpha: int, beta: int) -> int:
                 best_move = frame[f + _BEST_MOVE]
                 old_alpha = frame[f + _OLD_ALPHA] - _BIAS
                 reduce = frame[f + _REDUCE]
+                # Step 19. Re-search a move whose score may be wrong.
                 if phase == _ROOT_ALL:
                     search.root_moves[legal - 1] = move
                     search.root_scores[legal - 1] = score
@@ -614,7 +684,7 @@ def _tree(search, depth: int, alpha: int, beta: int) -> int:
                     phase = _FULL  # inside the window: again with all of it
                     mode = _DESCEND
                 if mode != _DESCEND:
-                    # The move's score is known.
+                    # Step 20. The move's score is known.
                     pop_move(board_obj, squares_obj, slot, counts_obj, kings_obj, state_obj, saved,
                              move)
                     if stopped:
@@ -637,6 +707,8 @@ def _tree(search, depth: int, alpha: int, beta: int) -> int:
                     i += 1
                     mode = _NEXT_MOVE
         if mode == _MOVES:
+            # Step 10. Generate the moves; order them (hash move, captures,
+            # killers, history).
             end = int(generate(pos, moves_obj, start))
             order_moves(board_obj, moves_obj, order_obj, start, end, hash_move,
                         killers[2 * ply], killers[2 * ply + 1], history, 1)
@@ -651,7 +723,7 @@ def _tree(search, depth: int, alpha: int, beta: int) -> int:
             them = us ^ _BOTH
             in_check = flags & _IN_CHECK
             while i < end:
-                # Pick the best-ordered remaining move and swap it to i (as
+                # Step 11. Pick the best-ordered remaining move and swap it to i (as
                 # quiescence does: a call for each move cost more than this loop).
                 top = int(order[i])
                 at = i
@@ -673,6 +745,7 @@ def _tree(search, depth: int, alpha: int, beta: int) -> int:
                 # A checking move is never pruned or reduced: it may start a
                 # mate. (Asked only of the quiet moves that would be, and
                 # before making the move, so a pruned move costs little.)
+                # Step 12. Prune a quiet move near the leaves.
                 checks = 0
                 if quiet and legal and ply and not in_check:
                     # Near the leaves, a quiet move that leaves its piece to
@@ -687,6 +760,7 @@ def _tree(search, depth: int, alpha: int, beta: int) -> int:
                     if prune and not checks:
                         i += 1
                         continue
+                # Step 13. Make the move; take it back if it leaves the king attacked.
                 fr = int(to120[move & 63])
                 king = int(kings[us >> 4])
                 push_move(board_obj, squares_obj, slot, counts_obj, kings_obj, keep, state_obj,
@@ -700,6 +774,7 @@ def _tree(search, depth: int, alpha: int, beta: int) -> int:
                              move)
                     i += 1
                     continue
+                # Step 14. Which search the move gets (the phase), and its reduction.
                 legal += 1
                 flags = (flags | _QUIET) if quiet else (flags & ~_QUIET)
                 reduce = 0
@@ -721,7 +796,8 @@ def _tree(search, depth: int, alpha: int, beta: int) -> int:
                 mode = _DESCEND
                 break
             if mode != _DESCEND:
-                # No more moves: the node is done.
+                # Step 15. No more moves: the node is done. Mates go into the
+                # table counted from this node (step 6 counts them back).
                 if legal == 0:
                     result = -MATE + ply if lrs or in_check else 0
                 else:
@@ -733,7 +809,7 @@ def _tree(search, depth: int, alpha: int, beta: int) -> int:
                 mode = _RETURN
                 continue
         if mode == _DESCEND:
-            # Keep the node in its frame and set up the search below it.
+            # Step 16. Keep the node in its frame and set up the search below it.
             f = ply * FRAME
             frame[f + _ALPHA] = _BIAS + alpha
             frame[f + _BETA] = _BIAS + beta

@@ -270,17 +270,17 @@ def test_a_bare_king_is_scored_by_the_mop_up_where_it_can_be_mated():
     def mop(fen):
         pos = Position(fen)
         network.refresh(NET, pos)
-        NET.shape[4] = 1
+        NET.shape[network.MOP_UP] = 1
         try:
             return network.score(NET.acc, NET.rows8, NET.rows, NET.shape, NET.pending,
                                  pos.state[_PLY], pos.state[0], pos.counts, pos.kings)
         finally:
-            NET.shape[4] = 0
+            NET.shape[network.MOP_UP] = 0
     centre, edge = mop("8/8/8/3k4/8/8/8/KQ6 w - - 0 1"), mop("3k4/8/8/8/8/8/8/KQ6 w - - 0 1")
     assert 1000 < centre < edge  # the bare king at the edge is better for White
     assert mop("3k4/8/8/8/8/8/8/KQ6 b - - 0 1") == -edge  # from the side to move's view
     assert mop("3k4/8/3K4/8/8/8/8/1Q6 w - - 0 1") > edge  # and the kings close
-    NET.shape[4] = 1  # network.evaluate gives the network's own score (reference.py's)
+    NET.shape[network.MOP_UP] = 1  # network.evaluate gives the network's own score (reference.py's)
     assert network.evaluate(Position("3k4/8/8/8/8/8/8/KQ6 w - - 0 1"), NET) != edge
-    assert NET.shape[4] == 1
-    NET.shape[4] = 0
+    assert NET.shape[network.MOP_UP] == 1
+    NET.shape[network.MOP_UP] = 0
