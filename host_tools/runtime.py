@@ -7,7 +7,8 @@ limited heap, so memory use is checked the way a Pico would check it:
 
     >>> run_micropython("print(1 + 1)").stdout
     '2\\n'
-    >>> run_commands(["startpos", "518"], heap="64K")   # prints, returns 0
+    >>> run_commands(["startpos", "518"], heap="64K")   # its output to ours; the exit code
+    0
 """
 import os
 import platform

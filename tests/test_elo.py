@@ -1,14 +1,9 @@
 """host_tools/elo.py: Elo difference and its 95% error bar from a match score."""
-import doctest
 import math
 
 import pytest
 
 from host_tools import elo
-
-
-def test_doctests():
-    assert doctest.testmod(elo).failed == 0
 
 
 @pytest.mark.parametrize("score, expected", [

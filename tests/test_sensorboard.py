@@ -4,15 +4,13 @@ board file, events carried to the game in order, LED instructions shown,
 the engine's turn, queue overflow, the promotion button, and the same loop
 on the MicroPython unix port. MODE = "eboard" in main.py starts it.
 """
-import doctest
 
 import pytest
 
 from fake_hardware import (Button, FakeMachine, FakeNeoPixelModule, Matrix, Mcp23017,
                            Shift165Chain, Shift595Chain, closed_squares)
 from host_tools import flash, runtime
-from micro960.eboard import debounce, scanner, sensorboard
-from micro960.device import occupancy
+from micro960.eboard import sensorboard
 from micro960.device.board import Config
 from micro960.device.occupancy import to_ranks
 
@@ -443,8 +441,3 @@ def test_the_device_loop_draws_the_game_on_its_display_on_micropython():
     assert result.returncode == 0, result.stdout + result.stderr
     assert result.stdout.strip() == "True 2 3 True False the display shows the evaluation", \
         result.stdout
-
-
-def test_doctests():
-    for module in (debounce, occupancy, scanner, sensorboard):
-        assert doctest.testmod(module).failed == 0, module.__name__

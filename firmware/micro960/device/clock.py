@@ -8,8 +8,10 @@ A side's clock runs from start(side) until punch() counts its move. Each
 move's time left is kept (marks), for the PGN's %clk comments and for undo.
 The console (and a saved game) load this module only when a clock is set.
 
-    >>> clock = Clock("5+3")
-    >>> clock.start(WHITE); ...; clock.punch(WHITE)   # White moved in a second
+    >>> from micro960.rules.position import WHITE
+    >>> now = [0]                          # the time in ms (ticks_ms by default)
+    >>> clock = Clock("5+3", now=lambda: now[0])
+    >>> clock.start(WHITE); now[0] = 1000; clock.punch(WHITE)  # White moved in a second
     >>> clock.left_text(WHITE)
     '5:02'
 """

@@ -3,7 +3,7 @@
 `micro960 flash` runs it on the device after copying the files; by hand:
 
     >>> from micro960.device import selftest
-    >>> summary = selftest.run()
+    >>> summary = selftest.run()  # doctest: +SKIP
     micropython 1.28.0 on Raspberry Pi Pico with RP2040 (board: Raspberry Pi Pico)
     free heap 226832 bytes
     perft startpos depth 3: 8902 ok (952 ms)

@@ -1,10 +1,19 @@
 """Never lose a game: the game in progress saved after every move, finished
 games appended to games.pgn.
 
-    >>> store = GameStore("/")            # the folder is a setting
+    >>> import tempfile
+    >>> from micro960.rules.game import Game
+    >>> store = GameStore(tempfile.mkdtemp())  # the folder is a setting ("/" on a board)
+    >>> game = Game("chess960", number=518)
+    >>> moves = [game.play(text) for text in ("e4", "e5")]
     >>> store.save(game)                  # None, or why not (e.g. the flash is full)
     >>> game = store.load()               # the saved game, or None (store.problem says why)
+    >>> game.san_moves()
+    ['e4', 'e5']
+    >>> game.resign()
     >>> store.finish(game, {"White": "Ann"})  # archive to games.pgn, then clear
+    >>> store.load() is None
+    True
 
 A save cannot leave a half-written game behind. It writes the game to a
 temporary file in the same folder, flushes it to the flash, and only then

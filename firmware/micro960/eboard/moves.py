@@ -9,6 +9,7 @@ tell (which piece a capture took, whether king and rook were up together).
 Squares here are 0-63: a1 = 0, b1 = 1, ..., h1 = 7, a2 = 8, ..., h8 = 63;
 an occupancy is an int with bit i set for square i.
 
+    >>> from micro960.rules.game import Game
     >>> board = EBoard(Game("chess960", number=518))
     >>> board.lift(12); board.place(28)      # e2 up, e4 down
     >>> board.game.san_moves()

@@ -249,7 +249,7 @@ class Search:
 
     def check_limits(self):
         """Set `stopped` when the node or time limit is reached, or the
-        poll says stop; the tree and quiescence call it every few nodes."""
+        poll says stop; the tree and quiescence call it every 16 nodes (CHECK_MASK)."""
         if self.node_limit and self.nodes >= self.node_limit:
             self.stopped = True
         elif self.hard and ticks_diff(ticks_ms(), self.start) >= self.hard:

@@ -19,7 +19,7 @@ from micro960.rules.movegen import has_legal_ep
 def parse(fen, king_capture=False, castle_kings=""):
     """The arguments of Position._load() for `fen`; ValueError if it is not
     a position a game can reach (`king_capture`: the rules need no kings;
-    `castle_kings`: the files a castling king may stand on, see rules.py)."""
+    `castle_kings`: the files a castling king may stand on, see rules/variants.py)."""
     parts = fen.split()
     if len(parts) == 4:
         parts = parts + ["0", "1"]

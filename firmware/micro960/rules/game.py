@@ -1,7 +1,7 @@
 """A game: the moves played, repetition, the result and why, undo, save/restore.
 
     >>> game = Game("chess960", number=518)
-    >>> game.play("e4"); game.play("e5")
+    >>> e4 = game.play("e4"); e5 = game.play("e5")   # each returns the move
     >>> game.result()
     '*'
 """

@@ -1,6 +1,7 @@
 """Move text: SAN out and in, lenient input, and (from rules/ucimove.py) UCI text.
 
-    >>> pos = Position(start_fen("RNBQKBNR"))
+    >>> from micro960.rules.position import Position
+    >>> pos = Position()                   # the classical start position
     >>> move = parse_move(pos, "Nf3")
     >>> uci_text(pos, move), san(pos, move)
     ('g1f3', 'Nf3')

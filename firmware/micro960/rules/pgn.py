@@ -23,7 +23,7 @@ SPELLINGS = {"chess 960": "chess960", "fischerandom": "chess960", "fischerrandom
 
 
 def named(text):
-    """Rules for a Variant tag: a rules.py name or a common spelling of it."""
+    """Rules for a Variant tag: a rules/variants.py name or a common spelling of it."""
     name = text.strip().lower()
     return Rules(SPELLINGS.get(name, name))
 

@@ -159,12 +159,12 @@ class Position:
         # Undo stack: three entries a ply: the packed ep square, rights, captured
         # piece and halfmove clock; the key; the captured piece's list slot.
         self.saved = zeros("i", 3 * stack_size)
-        # Rules switches; see rules.py.
+        # Rules switches; see rules/variants.py.
         self.castling = True
         self.en_passant = True
         self.queen_only = False
         self.king_capture = False
-        self.castle_kings = ""  # see rules.py
+        self.castle_kings = ""  # see rules/variants.py
         if start:
             self.restore(start)
         else:
@@ -179,7 +179,7 @@ class Position:
     ply = property(lambda self: self.state[_PLY])
     fullmove = property(lambda self: self.state[_FULLMOVE])
     orthodox_castling = property(lambda self: bool(self.state[_ORTHODOX]),
-                                 lambda self, v: _set(self, _ORTHODOX, int(v)))  # rules.py
+                                 lambda self, v: _set(self, _ORTHODOX, int(v)))  # rules/variants.py
 
     # ------------------------------------------------------------------ FEN
 

@@ -11,10 +11,13 @@ allowed only if a start position of the rules can still follow (the bishops
 on opposite colours, the king between the rooks, ...), so the set-up never
 reaches an impasse; a square that would lead to one is refused, saying why.
 
+    >>> from micro960.rules.variants import Rules
     >>> s = SetUp(Rules("chess960"))
-    >>> s.piece(), s.side()
+    >>> s.piece(), s.side()                # White's first bishop
     ('B', 8)
-    >>> s.place(parse_square("c1"))
+    >>> s.place(2)                         # on the c-file (files are 0-7)
+    >>> s.piece(), s.side()                # now Black chooses
+    ('B', 16)
 """
 from micro960.rules.position import BLACK, WHITE, square_name
 from micro960.rules.startpos import setup_fen, setup_number

@@ -4,6 +4,7 @@ as the king's destination (e1g1).
 This is all of the move text the UCI engine needs, so it lives apart from
 SAN (rules/notation.py), which a board in UCI mode never loads.
 
+    >>> from micro960.rules.position import Position
     >>> pos = Position()
     >>> move = parse_uci(pos, "g1f3")
     >>> uci_text(pos, move)

@@ -5,7 +5,7 @@
     startpos N|random            print `N BACKRANK XFEN` for Chess960 SP N
                                  (double960, transcendental: `startpos W B`)
 
-perft and startpos take `--rules NAME` (rules.py: chess960 by default).
+perft and startpos take `--rules NAME` (rules/variants.py: chess960 by default).
     replay FILE [--pgn]          replay the games of a PGN file
     play [options]               play on the text console
     eboard-sim [options] [FILE]  a sensor board fed events from FILE or stdin
@@ -114,7 +114,7 @@ def parse_depth(text):
 
 def take_rules(args):
     """(Rules, the other arguments) from a command line that may hold --rules NAME
-    (None without it: a Position plays Chess960 and a 64K heap keeps rules.py's room)."""
+    (None without it: a Position plays Chess960 and a 64K heap keeps rules/variants.py's room)."""
     if "--rules" not in args:
         return None, args
     from micro960.rules.variants import Rules

@@ -1,7 +1,7 @@
 """The UCI protocol, for chess GUIs, on stdin/stdout (and the device's serial port).
 
 `stop`, `isready` and `quit` are answered while the engine searches: the
-search polls the input every few hundred nodes without blocking.
+search polls the input every 16 nodes (search.CHECK_MASK) without blocking.
 """
 from array import array
 
@@ -62,7 +62,7 @@ class Uci:
         self.search.poll = self._poll
         self.search.on_info = self._info
         self.chess960 = False
-        self.variant = None  # a rules.py name from UCI_Variant; None follows UCI_Chess960
+        self.variant = None  # a rules/variants.py name from UCI_Variant; None follows UCI_Chess960
         self.skill = 20
         self.limit_strength = False
         self.elo = 2200
