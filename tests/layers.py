@@ -27,11 +27,10 @@ The layers, lowest first (a module may import the layers ALLOWED says):
               set-up, scanning, debouncing, display, simulator
     text      the console and its commands, UCI, XBoard, the command line
 
-A module's layer is its sub-package's (micro960.rules.fen is in `rules`,
-micro960.console.help in `text`), but a driver's is `drivers` in the
-device's package too (micro960.device.sensor_matrix); a module of the flat
-layout (micro960.fen) or at the package's top (micro960.compat) is in the
-layer FLAT names.
+A module's layer is its sub-package's (micro960.rules.fen is in `rules`),
+but a driver's is `drivers` in the device's package too
+(micro960.device.sensor_matrix, one of DRIVERS), and a module at the
+package's top (micro960.compat, one of RUNTIME) is in `runtime`.
 """
 import ast
 import os
@@ -51,21 +50,10 @@ ALLOWED = {
     # The command line starts every front end, the sensor board's simulator too.
     "text": ("runtime", "rules", "engine", "device", "eboard", "text"),
 }
-# The flat layout's modules by layer (a sub-package's name is its layer).
-FLAT = {
-    "runtime": "compat cpython lines threadedlines",
-    "drivers": "sensor_matrix sensor_mcp23017 sensor_shift165 led_shift595 led_ws2812 "
-               "ssd1306 occupancy",
-    "rules": "position fen movegen startpos rules setup notation ucimove pgn replay history game",
-    "engine": "search quiescence evaluate network netfile see ordering tt skill bench",
-    "device": "board clock storage selftest",
-    "eboard": "eboard eboard_game eboard_ponder eboard_setup eboard_sim sensorboard "
-              "scanner debounce display",
-    "text": "console console_commands console_help console_setup console_resume pondering uci "
-            "xboard commands play",
-}
-# Sub-packages whose layer has another name.
-PACKAGE_LAYER = {"console": "text", "protocols": "text"}
+# The modules at the package's top, and the drivers in micro960.device.
+RUNTIME = "compat cpython lines threadedlines".split()
+DRIVERS = ("sensor_matrix sensor_mcp23017 sensor_shift165 led_shift595 led_ws2812 "
+           "ssd1306 occupancy").split()
 
 
 def layer_of(module):
@@ -76,13 +64,10 @@ def layer_of(module):
     if len(parts) == 1:
         return "runtime"  # the package's __init__: its VERSION
     if len(parts) == 2:
-        for layer, names in FLAT.items():
-            if parts[-1] in names.split():
-                return layer
-        return parts[1] if parts[1] in LAYERS else PACKAGE_LAYER.get(parts[1])
-    if parts[1] == "device" and parts[-1] in FLAT["drivers"].split():
+        return "runtime" if parts[1] in RUNTIME else None
+    if parts[1] == "device" and parts[-1] in DRIVERS:
         return "drivers"  # the device's package holds its drivers
-    return PACKAGE_LAYER.get(parts[1], parts[1])
+    return parts[1] if parts[1] in LAYERS else None
 
 
 # ------------------------------------------------------------ reading source
@@ -264,7 +249,7 @@ def layer_breaches(edges):
             continue  # main.py and boards/ start the modes: they may use any
         mine = layer_of(module)
         if mine is None:
-            found.append((module, "", "is in no layer (add it to tests/layers.py FLAT)"))
+            found.append((module, "", "is in no layer (add it to tests/layers.py's RUNTIME, DRIVERS or LAYERS)"))
             continue
         for target, _, line in targets:
             if target == PACKAGE:
@@ -274,7 +259,7 @@ def layer_breaches(edges):
                 continue
             theirs = layer_of(target)
             if theirs is None:
-                found.append((target, "", "is in no layer (add it to tests/layers.py FLAT)"))
+                found.append((target, "", "is in no layer (add it to tests/layers.py's RUNTIME, DRIVERS or LAYERS)"))
             elif theirs not in ALLOWED[mine]:
                 found.append((module, target, "%s imports %s (line %d)" % (mine, theirs, line)))
     return sorted(set(found))

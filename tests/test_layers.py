@@ -58,12 +58,11 @@ def test_the_counter_reads_every_form_of_import(tmp_path):
     assert [name for _, _, name, _ in layers.private_names(edges)] == ["_push"]
 
 
-def test_the_counter_knows_a_layer_in_both_layouts():
-    assert layers.layer_of("micro960.position") == "rules"
+def test_the_counter_knows_each_module_s_layer():
     assert layers.layer_of("micro960.rules.position") == "rules"
-    assert layers.layer_of("micro960.console_help") == "text"
-    assert layers.layer_of("micro960.console.help") == "text"
+    assert layers.layer_of("micro960.text.console_help") == "text"
     assert layers.layer_of("micro960.compat") == "runtime"
+    assert layers.layer_of("micro960.position") is None  # the old flat layout: no layer
     assert layers.layer_of("micro960.device.sensor_matrix") == "drivers"
     assert layers.layer_of("micro960.device.storage") == "device"
     assert layers.layer_of("micro960.text.uci") == "text"

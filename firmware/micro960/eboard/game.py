@@ -84,7 +84,7 @@ class EBoardGame:
         board.on_error = self._error
         board.accept = self._acceptable
         board.can_take_back = self._may_take_back
-        self.setting_up = None  # an eboard_setup.BoardSetUp during a set-up phase
+        self.setting_up = None  # an eboard/setup.py BoardSetUp during a set-up phase
         if setup:
             from .setup import BoardSetUp
             self.setting_up = BoardSetUp(self.game.rules, self.engine_side, out, occupied)

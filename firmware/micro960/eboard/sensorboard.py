@@ -5,7 +5,7 @@ LED_DRIVER), starts a timer that scans the sensors every SCAN_PERIOD_MS
 (see eboard/scanner.py: debounced over DEBOUNCE_MS, queued, never blocked by the
 search), and then loops: hand the queued lifts and placements to the game,
 show the game's LED instruction, let the engine think when it is to move.
-The game (eboard_game.EBoardGame) turns the events into moves; this module
+The game (eboard/game.py's EBoardGame) turns the events into moves; this module
 only carries them between the hardware and it. The serial console stays
 open: typing q, r, b or n (or the piece's name) chooses the next promotion,
 as does the optional PROMOTION_BUTTON_PIN button; the optional
