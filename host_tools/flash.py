@@ -177,9 +177,8 @@ def board_for_machine(machine):
 
 # Modules a board never loads, by their place in the package: CPython's
 # stand-ins, the PC's threaded input, the sensor-board simulator,
-# `micro960 play`'s command line and the hand-written evaluation (the engine
-# scores with network.py; host_tools/nnue/validate.py still compares it).
-PC_ONLY = ("cpython", "threadedlines", "eboard/sim", "text/play", "engine/evaluate")
+# and `micro960 play`'s command line.
+PC_ONLY = ("cpython", "threadedlines", "eboard/sim", "text/play")
 
 
 def module_path(source):

@@ -26,11 +26,8 @@ HOMONYMS = {
     "LEGAL": "a frame field of search.py or of quiescence.py",
     "IN_CHECK": "a frame field of quiescence.py, a flag bit of search.py",
     "HASH_MOVE": "a frame field of search.py, a move score of ordering.py",
-    "PHASE": "search.py's phase unit, evaluate.py's game-phase table",
-    "BIAS": "the bias of search.py's frame scores, of evaluate.py's tables",
     "START": "a frame field of search.py, lines.py's first byte of a key",
     "LIMIT": "network.py's score limit, lines.py's line length",
-    "PAWNS": "eboard/setup.py's pawn squares, evaluate.py's table offset",
 }
 
 

@@ -267,7 +267,7 @@ def test_validate_compares_the_network_and_the_hand_written_evaluation(pipeline,
                    "--validation", "0.25"])
     lines = capsys.readouterr().out.splitlines()
     assert lines[0] == "100 positions held back"
-    assert lines[1].startswith("network ") and lines[2].startswith("hand-written evaluate.py ")
+    assert lines[1].startswith("network ") and lines[2].startswith("hand-written handwritten.py ")
     assert all("cp, win-chance loss 0.0" in line for line in lines[1:])
 
 

@@ -19,7 +19,7 @@ def held_back(path, fraction):
 
 
 def hand_written(fen, rules):
-    from micro960.engine.evaluate import evaluate
+    from host_tools.nnue.handwritten import evaluate
     from micro960.rules.position import Position
     from micro960.rules.variants import Rules
     pos = Position()
@@ -63,7 +63,7 @@ def main(argv=None):
     print("%d positions held back" % len(lines))
     print(report("network", [reference.evaluate(weights, fen) for fen, _, _, _ in lines],
                  labels, args.k))
-    print(report("hand-written evaluate.py", [hand_written(fen, rules) for fen, _, _, rules in lines],
+    print(report("hand-written handwritten.py", [hand_written(fen, rules) for fen, _, _, rules in lines],
                  labels, args.k))
 
 

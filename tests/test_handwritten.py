@@ -1,11 +1,11 @@
-"""The evaluation, on both runtimes: symmetry, and each term the right way round.
+"""The hand-written evaluation: symmetry, and each term the right way round.
 
 Each term test compares positions that differ only in what the term looks
 at, with the pieces placed so that the other terms come out the same (or
 cancel), so removing or turning round the term fails the test. The margins
 are about half of what the terms give now, to leave room for tuning.
 """
-from micro960.engine.evaluate import evaluate
+from host_tools.nnue.handwritten import evaluate
 from micro960.rules.movegen import legal_moves, move_buffer
 from micro960.rules.position import Position
 

@@ -1,6 +1,6 @@
 """The hand-written evaluation, which the engine used before engine/network.py:
-no board loads it now (flash.py's PC_ONLY); host_tools/nnue/validate.py
-compares it with the network against Stockfish.
+host_tools/nnue/validate.py compares it with the network against Stockfish.
+(It runs on the firmware's rules and compat on CPython; no board has it.)
 
 Static evaluation: tapered material and piece-square values, mobility,
 bishop pair, pawn structure (passed pawns by the kings' distance to the
