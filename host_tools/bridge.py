@@ -154,8 +154,8 @@ def _reason(error):
     return text if len(text) <= 100 else text[:97] + "..."
 
 
-class Search:
-    """A `go` the GUI is waiting on."""
+class PendingGo:
+    """A `go` the GUI is waiting on: its line, and how far the board has got with it."""
 
     def __init__(self, line):
         self.line = line
@@ -232,7 +232,7 @@ class Bridge:
         self.heard = []  # ... being collected
         self.options = {}  # option name (lower case) -> its setoption line, in order
         self.position = None
-        self.search = None
+        self.pending = None
         self.crash_lines = 0  # lines of an error still to pass on
         self.asked = False  # `uci` sent in this phase
         self.done = False
@@ -272,11 +272,11 @@ class Bridge:
             times.append(self.next_attempt)
         elif self.deadline is not None:
             times.append(self.deadline)
-        search = self.search
-        if search and search.give_up is not None:
-            times.append(search.give_up)
-        if search and search.overdue is not None and self.phase == READY:
-            times.append(search.overdue)
+        pending = self.pending
+        if pending and pending.give_up is not None:
+            times.append(pending.give_up)
+        if pending and pending.overdue is not None and self.phase == READY:
+            times.append(pending.overdue)
         return max(0.0, min(times) - now)
 
     def _dispatch(self, event):
@@ -299,13 +299,13 @@ class Bridge:
                 self._connect()
         elif self.deadline is not None and now >= self.deadline:
             self._phase_timed_out()
-        search = self.search
-        if search and search.give_up is not None and now >= search.give_up:
+        pending = self.pending
+        if pending and pending.give_up is not None and now >= pending.give_up:
             self._answer_without_board("the board did not come back within %g s" % self.wait)
-        elif (self.phase == READY and search and search.overdue is not None
-              and now >= search.overdue):
+        elif (self.phase == READY and pending and pending.overdue is not None
+              and now >= pending.overdue):
             self.info("no bestmove %.1f s after the search's time ran out: the board hangs; "
-                      "restarting it" % (now - search.sent_at - search.budget))
+                      "restarting it" % (now - pending.sent_at - pending.budget))
             self._answer_without_board("the board hangs")
             self._sync(reset=True)
 
@@ -329,7 +329,7 @@ class Bridge:
         self._sync()
 
     def _sync(self, reset=False):
-        """Get UCI from the board; then restore the GUI's options, position and search."""
+        """Get UCI from the board; then restore the GUI's options, position and pending go."""
         self.heard = []
         if reset:
             self._reset_board()
@@ -378,10 +378,10 @@ class Bridge:
         if self.starting:
             return
         self.info(message)
-        if self.search:
-            self.search.sent = False
-            if self.search.give_up is None:
-                self.search.give_up = time.monotonic() + self.wait
+        if self.pending:
+            self.pending.sent = False
+            if self.pending.give_up is None:
+                self.pending.give_up = time.monotonic() + self.wait
 
     def _restore(self):
         """After `uciok`: the GUI's options and position, then isready."""
@@ -398,11 +398,11 @@ class Bridge:
         self.starting = False
         if not was_starting:
             self.info("the board on %s is back; game restored" % self.link.port)
-        search = self.search
-        if search:
-            search.give_up = None
-            self._start(search, search.resumed())
-            if search.stop:
+        pending = self.pending
+        if pending:
+            pending.give_up = None
+            self._start(pending, pending.resumed())
+            if pending.stop:
                 self._send("stop")
         held, self.held = self.held, []
         for line in held:
@@ -453,16 +453,16 @@ class Bridge:
             return
         words = line.split()
         word = words[0]
-        search = self.search
+        pending = self.pending
         if word == "bestmove":
-            if search is None:  # a late answer to a go the bridge answered already
+            if pending is None:  # a late answer to a go the bridge answered already
                 self.info("ignored the board's late " + line)
                 return
-            self.search = None
-        elif word == "info" and search and "pv" in words and words[1] != "string":
+            self.pending = None
+        elif word == "info" and pending and "pv" in words and words[1] != "string":
             at = words.index("pv")
             if at + 1 < len(words):
-                search.best = words[at + 1]
+                pending.best = words[at + 1]
         self.out(line if word in UCI_OUTPUT else "info string board: " + line.strip())
 
     # -------------------------------------------------------- from the GUI
@@ -481,7 +481,7 @@ class Bridge:
         self._remember(command, words, line)
         if self.phase == READY:
             if command == "go":
-                self._start(self.search, line)
+                self._start(self.pending, line)
             else:
                 self._send(line)
             return
@@ -495,8 +495,8 @@ class Bridge:
             self.out("readyok")
         elif command == "go" and self.phase == DOWN:
             self.info("the board is not connected; waiting up to %g s for it" % self.wait)
-            self.search.give_up = time.monotonic() + self.wait
-        elif command == "stop" and self.phase == DOWN and self.search:
+            self.pending.give_up = time.monotonic() + self.wait
+        elif command == "stop" and self.phase == DOWN and self.pending:
             self._answer_without_board("stopped while the board is away")
 
     def _remember(self, command, words, line):
@@ -511,26 +511,26 @@ class Bridge:
         elif command == "ucinewgame":
             self.position = None
         elif command == "go":
-            self.search = Search(line)
-        elif command == "stop" and self.search:
-            self.search.stop = True
+            self.pending = PendingGo(line)
+        elif command == "stop" and self.pending:
+            self.pending.stop = True
 
     def _send(self, line):
         self.link.send(line)
 
-    def _start(self, search, line):
+    def _start(self, pending, line):
         """Send a go; a board that has not answered it well after its time is hung."""
         self._send(line)
-        search.sent = True
-        search.sent_at = time.monotonic()
-        search.budget = time_budget(line, self.position)
-        if search.budget is not None:
-            search.overdue = time.monotonic() + search.budget + 3 * self.timeout
+        pending.sent = True
+        pending.sent_at = time.monotonic()
+        pending.budget = time_budget(line, self.position)
+        if pending.budget is not None:
+            pending.overdue = time.monotonic() + pending.budget + 3 * self.timeout
 
     def _answer_without_board(self, why):
-        search, self.search = self.search, None
-        move = search.best or "0000"
-        if search.best:
+        pending, self.pending = self.pending, None
+        move = pending.best or "0000"
+        if pending.best:
             self.info("%s; playing the board's best move so far" % why)
         else:
             self.info("%s; the board gave no move for it, so none is given" % why)
@@ -538,16 +538,16 @@ class Bridge:
 
     def _quit(self):
         """Leave the board in UCI mode and idle, for the next bridge."""
-        if self.phase == READY and self.search and self.search.sent:
+        if self.phase == READY and self.pending and self.pending.sent:
             self._send("stop")
             deadline = time.monotonic() + STOP_ON_QUIT_WAIT
-            while self.search and time.monotonic() < deadline:
+            while self.pending and time.monotonic() < deadline:
                 try:
                     kind, link, line = self.events.get(timeout=0.1)
                 except queue.Empty:
                     continue
                 if kind == "device" and link is self.link and line.startswith("bestmove"):
-                    self.search = None
+                    self.pending = None
         self.done = True
 
     def info(self, text):
