@@ -325,3 +325,13 @@ def test_the_pin_table_agrees_with_the_board_files():
                 value = getattr(config, name)
                 expected += list(value) if isinstance(value, tuple) else [value]
             assert gp_numbers(cell) == expected, (setting, board, cell)
+
+
+def test_the_board_file_table_gives_the_firmware_defaults():
+    from micro960.device.board import DEFAULTS
+    page = (REPO / "docs" / "sensor-board.md").read_text()
+    section = page[page.index("## The board file"):page.index("## Playing on it")]
+    rows = re.findall(r"^\| `([A-Z_0-9]+)` \| ([^|]+) \|", section, re.M)
+    assert len(rows) >= 10
+    for name, shown in rows:
+        assert shown.strip().strip("`") == repr(DEFAULTS[name]).replace("'", '"'), name
