@@ -335,3 +335,17 @@ def test_the_board_file_table_gives_the_firmware_defaults():
     assert len(rows) >= 10
     for name, shown in rows:
         assert shown.strip().strip("`") == repr(DEFAULTS[name]).replace("'", '"'), name
+
+
+def test_every_uci_option_and_xboard_feature_is_in_the_gui_page():
+    page = (REPO / "docs" / "gui.md").read_text()
+    uci = subprocess.run([sys.executable, "-m", "host_tools", "uci"], input="uci\nquit\n",
+                         capture_output=True, text=True, cwd=REPO, timeout=60).stdout
+    options = re.findall(r"^option name (.+?) type ", uci, re.M)
+    assert options and not [name for name in options if "`%s`" % name not in page]
+    xboard = subprocess.run([sys.executable, "-m", "host_tools", "xboard"],
+                            input="xboard\nprotover 2\nquit\n", capture_output=True,
+                            text=True, cwd=REPO, timeout=60).stdout
+    features = set(re.findall(r"(\w+)=\d", xboard)) - {"done"}  # done: the list ends
+    declared = page[page.index("It declares"):page.index("and the variants")]
+    assert features and not [name for name in features if name not in declared]
