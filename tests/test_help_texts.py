@@ -1,10 +1,10 @@
-"""Every option a command takes is in its help text and in README.md.
+"""Every option a command takes is in its help text and in the docs.
 
 The firmware's text commands parse their own arguments (no argparse on
 MicroPython), so their options are read from the source: every string literal
 that looks like `--option` in the code that parses a command's arguments.
 The host tools' options come from their argparse parsers. A new option that
-no help text or README names fails here.
+no help text or page of the docs (README.md and docs/*.md) names fails here.
 """
 import ast
 import re
@@ -17,7 +17,9 @@ from host_tools import bridge, cli, flash, match, pull
 
 from conftest import FIRMWARE, REPO
 
-README = (REPO / "README.md").read_text()
+# README.md and the pages it links to, read as one text
+README = "\n".join(path.read_text() for path in
+                   [REPO / "README.md"] + sorted((REPO / "docs").glob("*.md")))
 PACKAGE = FIRMWARE / "micro960"
 
 # command: (source file, the functions that read its arguments)
@@ -72,13 +74,14 @@ def argparse_options(parser):
 def test_every_option_of_a_host_tool_is_in_the_readme(name, parser):
     missing = sorted(option for option in argparse_options(parser)
                      if not re.search(re.escape(option) + r"\b", README))
-    assert not missing, "README.md does not name %s of micro960 %s" % (missing, name)
+    assert not missing, "the docs do not name %s of micro960 %s" % (missing, name)
 
 
 
 def test_the_readme_names_every_xboard_variant():
     from micro960.text import xboard
-    section = README[README.index("## The XBoard engine"):]
+    gui = (REPO / "docs" / "gui.md").read_text()
+    section = gui[gui.index("## The XBoard engine"):]
     section = section[:section.index("\n## ")]
     assert not [name for name in xboard.VARIANTS if "`%s`" % name not in section]
 

@@ -14,14 +14,14 @@ CHIP = "RP2040"
 
 # What runs at boot: "console" (the text game; a first line of `uci` switches
 # to UCI for a chess GUI), "uci" (the UCI engine at once) or "eboard" (the
-# sensor board: see the README's "The electronic chessboard").
+# sensor board: see docs/sensor-board.md).
 MODE = "console"
 ECHO = True  # serial terminals do not echo: the console writes back what you type
 
 # The transposition table's size in KB (UCI `setoption name Hash` changes
 # it). None: sized from the heap left after the firmware is loaded, keeping
-# room for a whole game (firmware/micro960/engine/tt.py; on a Pico 45 KB with the
-# console, 55 KB with the UCI engine). A number fixes it.
+# room for a whole game (firmware/micro960/engine/tt.py; the sizes it gives on
+# a Pico are in docs/developing.md, "Measurements"). A number fixes it.
 HASH_KB = None
 
 # The code mpy-cross emits for viper functions: the Cortex-M0+ is ARMv6-M.

@@ -25,7 +25,7 @@ DEFAULTS = {
     "SENSOR_DRIVER": None,  # "matrix", "shift165", "mcp23017" or None
     "LED_DRIVER": None,    # "ws2812", "shift595" or None
     "LED_COUNT": 0,
-    # The sensor board (MODE "eboard"); wiring: README, "Wiring". Pin settings
+    # The sensor board (MODE "eboard"); wiring: docs/sensor-board.md. Pin settings
     # (names ending in _PIN or _PINS) have no defaults: a board without them
     # has no such hardware, and a driver that needs one says so.
     "SCAN_PERIOD_MS": 10,  # the sensors are read this often, from a timer
