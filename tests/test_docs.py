@@ -349,3 +349,24 @@ def test_every_uci_option_and_xboard_feature_is_in_the_gui_page():
     features = set(re.findall(r"(\w+)=\d", xboard)) - {"done"}  # done: the list ends
     declared = page[page.index("It declares"):page.index("and the variants")]
     assert features and not [name for name in features if name not in declared]
+
+
+def test_the_layout_lists_every_firmware_module():
+    """docs/developing.md's layout names each module of firmware/micro960 in
+    its folder, and no module that is gone."""
+    page = (REPO / "docs" / "developing.md").read_text()
+    layout = page[page.index("firmware/micro960/"):]
+    layout = layout[:layout.index("```")]
+    listed, folder = set(), ""
+    for line in layout.split("\n")[1:]:
+        words = line.split()
+        if not words or line.startswith("firmware/main.py"):
+            break
+        indent = len(line) - len(line.lstrip())
+        if words[0].endswith("/") and indent == 2:
+            folder = words[0]
+        elif words[0].endswith(".py"):
+            listed.add((folder if indent == 4 else "") + words[0])
+    package = REPO / "firmware" / "micro960"
+    present = {path.relative_to(package).as_posix() for path in package.rglob("*.py")}
+    assert sorted(present - listed) == [] and sorted(listed - present) == []
