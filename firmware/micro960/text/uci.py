@@ -89,11 +89,16 @@ class Uci:
         length = raw_end(line) if raw else len(line)
         limit = self.reader.limit if self.reader else LIMIT
         if length > limit:
-            self.out("info string line too long (more than %d characters): ignored" % limit)
-            head = bytes(line[:9]) if raw else line[:9].encode()
-            if head.lstrip().startswith(b"position"):
-                # Not read whole, so not read at all: a cut line is no position.
-                self.out("info string position line too long: the previous position stays")
+            head = (text(line[:64]) if raw else line[:64]).split()
+            if head and head[0] == "position":
+                # Not read whole, so no position: a cut line could read as an
+                # earlier one of the game, and the old position may not be
+                # the GUI's, so `go` must not answer a move of it.
+                self.refused = True
+                self.out("info string position: line too long (more than %d characters); "
+                         "refused: no position until the next good one" % limit)
+            else:
+                self.out("info string line too long (more than %d characters): ignored" % limit)
             return
         if raw:
             start, end = _word(line, 0, length)
