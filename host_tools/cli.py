@@ -4,7 +4,7 @@
     micro960 uci | xboard [--runtime ...] [--heap 224K]
     micro960 perft [--rules NAME] FEN DEPTH [--divide] [--runtime ...] [--heap 64K]
     micro960 perft [--rules NAME] --batch          (FEN<TAB>DEPTH lines on stdin)
-    micro960 startpos [--rules NAME] N | W B | random [--runtime ...]
+    micro960 startpos [--rules NAME] N | BACKRANK | W B | random [--runtime ...]
     micro960 replay FILE.pgn [--pgn] [--runtime ...]
     micro960 eboard-sim [--sp N | --fen FEN] [--rules NAME] [--engine on|off] [...] [FILE]
     micro960 bench [--perft | --pico | --pico-game | --ponder | --perft-suite] [...]
@@ -36,9 +36,9 @@ FIRMWARE_COMMANDS = {
     "perft": ("count leaf nodes of the move tree", "cpython", "64K",
               "[--rules NAME] FEN DEPTH [--divide] | [--rules NAME] --batch "
               "(reads FEN<TAB>DEPTH lines)"),
-    "startpos": ("print `N BACKRANK XFEN` for start position N of the rules (Chess960 "
-                 "SP 0-959 by default)", "cpython", "64K",
-                 "[--rules NAME] N | W B (double960, transcendental) | random"),
+    "startpos": ("print `N BACKRANK XFEN` for start position N or back rank BACKRANK of "
+                 "the rules (Chess960 SP 0-959 by default)", "cpython", "64K",
+                 "[--rules NAME] N | BACKRANK | W B (double960, transcendental) | random"),
     "replay": ("replay a PGN file: one `RESULT XFEN` line per game", "cpython", "128K",
                "FILE.pgn [--pgn]"),
     "eboard-sim": ("a sensor board fed `lift e1` / `place g1` lines: prints the moves",

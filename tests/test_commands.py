@@ -126,6 +126,35 @@ def test_startpos_matches_the_table(runtime, data_dir):
         assert line == "%s %s %s" % (number, row["backrank"], row["xfen"])
 
 
+@pytest.mark.parametrize("runtime", RUNTIMES)
+def test_startpos_takes_a_back_rank_as_the_console_does(runtime, data_dir):
+    """`startpos RNBQKBNR` was refused ("set-up numbers are whole numbers"):
+    a back rank gives the same `N BACKRANK XFEN` line as its number, in any
+    case; one that is no start position of the rules is named, with the rule
+    it breaks."""
+    table = {row["backrank"]: row for row in read_table(data_dir / "sp960.tsv")}
+    for rank in ("RNBQKBNR", "BBQNNRKR", "rkrnnqbb"):
+        row = table[rank.upper()]
+        line = last_line(micro960(["startpos", rank], runtime))
+        assert line == "%s %s %s" % (row["sp"], row["backrank"], row["xfen"])
+    assert last_line(micro960(["startpos", "--rules", "double960", "RNBQKBNR", "0"], runtime)) \
+        == "518/0 RNBQKBNR/BBQNNRKR bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+    assert last_line(micro960(["startpos", "--rules", "shuffle", "RNBQKBNR"], runtime)) \
+        == "8 RNBQKBNR rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+    for args, error in (
+            (["KRNBBQNR"], "KRNBBQNR is no start position of chess960: the king must stand "
+                           "between the rooks"),
+            (["RBNQKBNR"], "RBNQKBNR is no start position of chess960: bishops must stand on "
+                           "opposite colours"),
+            (["RNBQKBNQ"], "RNBQKBNQ is no start position of chess960: a back rank has R, N, B, "
+                           "Q, K, B, N, R in some order"),
+            (["--rules", "classical", "RKRNNQBB"], "RKRNNQBB is no start position of "
+                                                   "classical: classical chess has only RNBQKBNR"),
+            (["RNBQKBN"], "a set-up is a number or a back rank like RNBQKBNR, not 'RNBQKBN'")):
+        bad = micro960(["startpos"] + args, runtime)
+        assert (bad.returncode, bad.stdout, bad.stderr) == (1, "", "error: %s\n" % error)
+
+
 def test_startpos_random_is_a_real_start_position(data_dir):
     table = {row["sp"]: row for row in read_table(data_dir / "sp960.tsv")}
     number, backrank, fen = last_line(micro960(["startpos", "random"])).split(" ", 2)
