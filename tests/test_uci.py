@@ -370,8 +370,11 @@ def test_uci_variant_sets_the_rules_of_the_position(raw):
     raw.send("position fen 4k3/8/8/8/8/8/8/4R1K1 w - - 0 1")
     raw.send("go depth 1")
     assert raw.expect("bestmove")[1].split()[:2] == ["bestmove", "e1e8"]  # takes the king
+    # A bad value lists every value the option takes, chess (the default) first.
     raw.send("setoption name UCI_Variant value atomic")
-    assert "atomic" in raw.expect("info string")[1]
+    assert raw.expect("info string")[1] == (
+        "info string setoption: unknown variant 'atomic'; choose one of chess, chess960, "
+        "classical, double960, shuffle, chess480, transcendental, lrs")
     # "chess" goes back to what UCI_Chess960 says.
     raw.send("setoption name UCI_Variant value chess")
     raw.send("position fen 2rkr3/2p1p3/8/8/8/8/8/RK6 w A - 0 1")

@@ -9,7 +9,7 @@ from micro960.compat import VERSION
 from micro960.rules.history import RESERVED_PLIES, History
 from micro960.rules.movegen import legal_moves, pseudo_moves
 from micro960.rules.position import CLASSICAL_FEN, WHITE
-from micro960.rules.variants import Rules
+from micro960.rules.variants import NAMES, Rules
 from micro960.engine.search import MATE, MATE_BOUND, Limits, Search
 from micro960.lines import LIMIT, clip, raw_end, text, write_line
 from micro960.rules.ucimove import parse_uci, uci_text
@@ -206,7 +206,11 @@ class Uci:
         elif key == "uci_chess960":
             self.chess960 = _flag(value)
         elif key == "uci_variant":
-            self.variant = None if value.lower() == "chess" else Rules(value.lower()).name
+            name = value.lower()
+            if name != "chess" and name not in NAMES:
+                raise ValueError("unknown variant %r; choose one of chess, %s"
+                                 % (value, ", ".join(NAMES)))
+            self.variant = None if name == "chess" else name
         elif key == "skill level":
             self.skill = _number(value, 0, 20)
         elif key == "uci_limitstrength":
