@@ -221,6 +221,34 @@ def test_perft_suite_bench_checks_the_reference_counts():
     assert ", 0 wrong" in result.stdout
 
 
+def test_perft_suite_says_what_it_skips_and_how_far_it_is():
+    """--depth 6 skipped the 960 start positions silently (their counts stop
+    at depth 5) and then printed nothing for hours; now one line says what
+    is skipped, and a line after each position (at most one every
+    `interval` seconds) gives the positions done, nodes, wrong counts and
+    the time so far."""
+    import io
+    from host_tools.bench import perft_suite, perft_suite_cases
+    out = io.StringIO()
+    deep = perft_suite_cases(6, 1, out)
+    assert out.getvalue() == ("skipped: the 960 start positions (tests/data/perft960.tsv counts "
+                              "depths 1-5, not 6); the standard positions run\n")
+    assert deep and not [name for name, _, _, _ in deep if name.startswith("SP ")]
+    assert ("startpos", START, 6, 119060324) in deep
+    out = io.StringIO()
+    assert len([case for case in perft_suite_cases(5, 1, out) if case[0].startswith("SP ")]) \
+        == 960 and out.getvalue() == ""
+    out = io.StringIO()
+    cases = perft_suite_cases(2, 40, io.StringIO())
+    assert perft_suite(2, every=40, interval=0, out=out) == 0
+    lines = out.getvalue().splitlines()
+    assert len(lines) == len(cases) == 24 + 14
+    assert lines[0].startswith("1/38 positions (SP 0 depth 2), 400 nodes, 0 wrong, ")
+    assert lines[-2].startswith("37/38 positions (position6 depth 1), ")
+    assert all(line.endswith(" s so far") for line in lines[:-1])
+    assert lines[-1].startswith("perft suite on cpython: 38 positions, 16,357 nodes in ")
+
+
 def test_commands_in_process(capsys):
     assert commands.main(["startpos", "518"]) == 0
     assert capsys.readouterr().out == "518 RNBQKBNR %s\n" % START
