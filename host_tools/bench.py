@@ -187,39 +187,83 @@ def bench_search(depth=5, heap="192K", repeat=3):
     return 0 if tc["nodes"] == tm["nodes"] else 1
 
 
-def perft_suite(depth, runtime_name="cpython", heap="64K", every=1):
+def perft_suite(depth, runtime_name="cpython", heap="64K", every=1, interval=10.0, out=None):
     """Check perft of the 960 start positions and the standard positions against
-    tests/data up to `depth`: the deep check that CI cannot afford."""
-    import subprocess
+    tests/data up to `depth`: the deep check that CI cannot afford. A run
+    takes hours at depth 5 and more, so a line tells how far it is after
+    each position, at most one every `interval` seconds; a wrong count is
+    said when it comes."""
+    out = out or sys.stdout
+    cases = perft_suite_cases(depth, every, out)
+    out.flush()
+    batch = "".join("%s\t%d\n" % (fen, d) for _, fen, d, _ in cases)
+    if runtime_name == "micropython":
+        command = [runtime.micropython_executable(), "-X", "heapsize=%s" % heap, "-c",
+                   runtime.COMMANDS_BOOT % str(runtime.build_firmware())]
+    else:
+        command = [sys.executable, "-c", runtime.COMMANDS_BOOT % str(runtime.FIRMWARE)]
+    start = time.perf_counter()
+    answers = _perft_answers(command + ["perft", "--batch"], batch)
+    done = wrong = nodes = 0
+    shown = start
+    for (name, _, d, want), got in zip(cases, answers):
+        done += 1
+        nodes += want
+        if got != str(want):
+            wrong += 1
+            out.write("MISMATCH %s depth %d: expected %d, got %s\n" % (name, d, want, got))
+        now = time.perf_counter()
+        if now - shown >= interval and done < len(cases):
+            shown = now
+            out.write("%d/%d positions (%s depth %d), %s nodes, %d wrong, %.1f s so far\n" % (
+                done, len(cases), name, d, format(nodes, ","), wrong, now - start))
+        out.flush()
+    took = time.perf_counter() - start
+    out.write("perft suite on %s: %d positions, %s nodes in %.1f s, %d wrong\n" % (
+        runtime_name, len(cases), format(nodes, ","), took, wrong + len(cases) - done))
+    return 1 if wrong or done != len(cases) else 0
+
+
+def perft_suite_cases(depth, every, out):
+    """(name, FEN, depth, count) of every position the suite checks at `depth`;
+    one line on `out` if the start positions have no counts that deep."""
     data = runtime.REPO / "tests" / "data"
+    lines = (data / "perft960.tsv").read_text().splitlines()
+    deepest = len(lines[0].split("\t")) - 2  # sp, fen, d1, d2, ...
     cases = []
-    for line in (data / "perft960.tsv").read_text().splitlines()[1::every]:
-        fields = line.split("\t")
-        if depth <= 5:
+    if 1 <= depth <= deepest:
+        for line in lines[1::every]:
+            fields = line.split("\t")
             cases.append(("SP " + fields[0], fields[1], depth, int(fields[1 + depth])))
+    else:
+        out.write("skipped: the 960 start positions (tests/data/perft960.tsv counts depths "
+                  "1-%d, not %d); the standard positions run\n" % (deepest, depth))
     for line in (data / "perft_std.tsv").read_text().splitlines()[1:]:
         fields = line.split("\t")
         if int(fields[2]) <= depth:
             cases.append((fields[0], fields[1], int(fields[2]), int(fields[3])))
-    batch = "".join("%s\t%d\n" % (fen, d) for _, fen, d, _ in cases)
-    args = ["perft", "--batch"]
-    start = time.perf_counter()
-    if runtime_name == "micropython":
-        runtime.build_firmware()
-        result = runtime.run_micropython(
-            ["-c", runtime.COMMANDS_BOOT % str(runtime.FIRMWARE_MPY)] + args, heap=heap,
-            input=batch)
-    else:
-        result = subprocess.run(
-            [sys.executable, "-c", runtime.COMMANDS_BOOT % str(runtime.FIRMWARE)] + args,
-            input=batch, capture_output=True, text=True)
-    took = time.perf_counter() - start
-    counts = result.stdout.split()
-    wrong = [(name, d, want, got) for (name, _, d, want), got in zip(cases, counts)
-             if str(want) != got]
-    for name, d, want, got in wrong:
-        print("MISMATCH %s depth %d: expected %d, got %s" % (name, d, want, got))
-    nodes = sum(want for _, _, _, want in cases)
-    print("perft suite on %s: %d positions, %s nodes in %.1f s, %d wrong" % (
-        runtime_name, len(cases), format(nodes, ","), took, len(wrong) + len(cases) - len(counts)))
-    return 1 if wrong or len(counts) != len(cases) else 0
+    return cases
+
+
+def _perft_answers(command, batch):
+    """The lines `perft --batch` answers to `batch`, each as it comes."""
+    import subprocess
+    import threading
+    process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                               text=True)
+
+    def feed():
+        try:
+            process.stdin.write(batch)
+            process.stdin.close()
+        except BrokenPipeError:  # it ended early; its answers say how far it came
+            pass
+
+    threading.Thread(target=feed, daemon=True).start()
+    try:
+        for line in process.stdout:
+            yield line.strip()
+    finally:
+        if process.poll() is None:
+            process.kill()
+        process.wait()

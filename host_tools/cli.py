@@ -4,7 +4,7 @@
     micro960 uci | xboard [--runtime ...] [--heap 224K]
     micro960 perft [--rules NAME] FEN DEPTH [--divide] [--runtime ...] [--heap 64K]
     micro960 perft [--rules NAME] --batch          (FEN<TAB>DEPTH lines on stdin)
-    micro960 startpos [--rules NAME] N | W B | random [--runtime ...]
+    micro960 startpos [--rules NAME] N | BACKRANK | W B | random [--runtime ...]
     micro960 replay FILE.pgn [--pgn] [--runtime ...]
     micro960 eboard-sim [--sp N | --fen FEN] [--rules NAME] [--engine on|off] [...] [FILE]
     micro960 bench [--perft | --pico | --pico-game | --ponder | --perft-suite] [...]
@@ -36,9 +36,9 @@ FIRMWARE_COMMANDS = {
     "perft": ("count leaf nodes of the move tree", "cpython", "64K",
               "[--rules NAME] FEN DEPTH [--divide] | [--rules NAME] --batch "
               "(reads FEN<TAB>DEPTH lines)"),
-    "startpos": ("print `N BACKRANK XFEN` for start position N of the rules (Chess960 "
-                 "SP 0-959 by default)", "cpython", "64K",
-                 "[--rules NAME] N | W B (double960, transcendental) | random"),
+    "startpos": ("print `N BACKRANK XFEN` for start position N or back rank BACKRANK of "
+                 "the rules (Chess960 SP 0-959 by default)", "cpython", "64K",
+                 "[--rules NAME] N | BACKRANK | W B (double960, transcendental) | random"),
     "replay": ("replay a PGN file: one `RESULT XFEN` line per game", "cpython", "128K",
                "FILE.pgn [--pgn]"),
     "eboard-sim": ("a sensor board fed `lift e1` / `place g1` lines: prints the moves",
@@ -91,8 +91,9 @@ def build_parser():
     bench.add_argument("--depth", type=int, default=5,
                        help="search depth (default 5); with --perft-suite, the perft depth")
     bench.add_argument("--perft-suite", action="store_true",
-                       help="check perft of all 960 start positions and the standard "
-                            "positions against tests/data to --depth")
+                       help="check perft of all 960 start positions (tests/data has them "
+                            "to depth 5) and the standard positions (to 5, startpos to 6) against "
+                            "tests/data to --depth, with a line of progress at most every 10 s")
     bench.add_argument("--every", type=int, default=1,
                        help="with --perft-suite: only every N-th start position")
     bench.add_argument("--runtime", choices=("cpython", "micropython"), default="cpython",

@@ -126,6 +126,35 @@ def test_startpos_matches_the_table(runtime, data_dir):
         assert line == "%s %s %s" % (number, row["backrank"], row["xfen"])
 
 
+@pytest.mark.parametrize("runtime", RUNTIMES)
+def test_startpos_takes_a_back_rank_as_the_console_does(runtime, data_dir):
+    """`startpos RNBQKBNR` was refused ("set-up numbers are whole numbers"):
+    a back rank gives the same `N BACKRANK XFEN` line as its number, in any
+    case; one that is no start position of the rules is named, with the rule
+    it breaks."""
+    table = {row["backrank"]: row for row in read_table(data_dir / "sp960.tsv")}
+    for rank in ("RNBQKBNR", "BBQNNRKR", "rkrnnqbb"):
+        row = table[rank.upper()]
+        line = last_line(micro960(["startpos", rank], runtime))
+        assert line == "%s %s %s" % (row["sp"], row["backrank"], row["xfen"])
+    assert last_line(micro960(["startpos", "--rules", "double960", "RNBQKBNR", "0"], runtime)) \
+        == "518/0 RNBQKBNR/BBQNNRKR bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+    assert last_line(micro960(["startpos", "--rules", "shuffle", "RNBQKBNR"], runtime)) \
+        == "8 RNBQKBNR rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+    for args, error in (
+            (["KRNBBQNR"], "KRNBBQNR is no start position of chess960: the king must stand "
+                           "between the rooks"),
+            (["RBNQKBNR"], "RBNQKBNR is no start position of chess960: bishops must stand on "
+                           "opposite colours"),
+            (["RNBQKBNQ"], "RNBQKBNQ is no start position of chess960: a back rank has R, N, B, "
+                           "Q, K, B, N, R in some order"),
+            (["--rules", "classical", "RKRNNQBB"], "RKRNNQBB is no start position of "
+                                                   "classical: classical chess has only RNBQKBNR"),
+            (["RNBQKBN"], "a set-up is a number or a back rank like RNBQKBNR, not 'RNBQKBN'")):
+        bad = micro960(["startpos"] + args, runtime)
+        assert (bad.returncode, bad.stdout, bad.stderr) == (1, "", "error: %s\n" % error)
+
+
 def test_startpos_random_is_a_real_start_position(data_dir):
     table = {row["sp"]: row for row in read_table(data_dir / "sp960.tsv")}
     number, backrank, fen = last_line(micro960(["startpos", "random"])).split(" ", 2)
@@ -190,6 +219,34 @@ def test_perft_suite_bench_checks_the_reference_counts():
                             cwd=REPO, capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stdout + result.stderr
     assert ", 0 wrong" in result.stdout
+
+
+def test_perft_suite_says_what_it_skips_and_how_far_it_is():
+    """--depth 6 skipped the 960 start positions silently (their counts stop
+    at depth 5) and then printed nothing for hours; now one line says what
+    is skipped, and a line after each position (at most one every
+    `interval` seconds) gives the positions done, nodes, wrong counts and
+    the time so far."""
+    import io
+    from host_tools.bench import perft_suite, perft_suite_cases
+    out = io.StringIO()
+    deep = perft_suite_cases(6, 1, out)
+    assert out.getvalue() == ("skipped: the 960 start positions (tests/data/perft960.tsv counts "
+                              "depths 1-5, not 6); the standard positions run\n")
+    assert deep and not [name for name, _, _, _ in deep if name.startswith("SP ")]
+    assert ("startpos", START, 6, 119060324) in deep
+    out = io.StringIO()
+    assert len([case for case in perft_suite_cases(5, 1, out) if case[0].startswith("SP ")]) \
+        == 960 and out.getvalue() == ""
+    out = io.StringIO()
+    cases = perft_suite_cases(2, 40, io.StringIO())
+    assert perft_suite(2, every=40, interval=0, out=out) == 0
+    lines = out.getvalue().splitlines()
+    assert len(lines) == len(cases) == 24 + 14
+    assert lines[0].startswith("1/38 positions (SP 0 depth 2), 400 nodes, 0 wrong, ")
+    assert lines[-2].startswith("37/38 positions (position6 depth 1), ")
+    assert all(line.endswith(" s so far") for line in lines[:-1])
+    assert lines[-1].startswith("perft suite on cpython: 38 positions, 16,357 nodes in ")
 
 
 def test_commands_in_process(capsys):

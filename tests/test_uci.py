@@ -370,8 +370,11 @@ def test_uci_variant_sets_the_rules_of_the_position(raw):
     raw.send("position fen 4k3/8/8/8/8/8/8/4R1K1 w - - 0 1")
     raw.send("go depth 1")
     assert raw.expect("bestmove")[1].split()[:2] == ["bestmove", "e1e8"]  # takes the king
+    # A bad value lists every value the option takes, chess (the default) first.
     raw.send("setoption name UCI_Variant value atomic")
-    assert "atomic" in raw.expect("info string")[1]
+    assert raw.expect("info string")[1] == (
+        "info string setoption: unknown variant 'atomic'; choose one of chess, chess960, "
+        "classical, double960, shuffle, chess480, transcendental, lrs")
     # "chess" goes back to what UCI_Chess960 says.
     raw.send("setoption name UCI_Variant value chess")
     raw.send("position fen 2rkr3/2p1p3/8/8/8/8/8/RK6 w A - 0 1")
@@ -501,8 +504,7 @@ def test_a_line_too_long_is_refused_even_when_cut_after_a_whole_move(raw):
     line = head + " moves " + " ".join(moves)
     pad = next(p for p in range(1, 6) if (head + " " * p + line[len(head):])[LIMIT] == " ")
     raw.send(head + " " * pad + line[len(head):])
-    assert raw.expect("info string")[1] == \
-        "info string line too long (more than %d characters): ignored" % LIMIT
+    assert raw.expect("info string")[1] == TOO_LONG_POSITION % LIMIT
     raw.send("position startpos moves e2e4")  # and the next line is read whole
     raw.send("go depth 1")
     move = chess.Move.from_uci(raw.expect("bestmove")[1].split()[1])
@@ -511,22 +513,31 @@ def test_a_line_too_long_is_refused_even_when_cut_after_a_whole_move(raw):
     assert move in board.legal_moves
 
 
-def test_a_position_line_too_long_is_ignored_and_the_position_stays(raw):
-    """Ignored means ignored: the position before it is still the one searched."""
+TOO_LONG_POSITION = ("info string position: line too long (more than %d characters); "
+                     "refused: no position until the next good one")
+
+
+def test_a_position_line_too_long_is_refused_and_go_has_no_position(raw):
+    """A position line cut short is no position, and the one before it may
+    not be the GUI's: `go` answers `bestmove 0000` after an info string, as
+    after any refused position, until a good position line comes."""
     from micro960.lines import LIMIT
     raw.send("position fen " + MATE_IN_ONE)
     raw.send("position startpos moves " + " ".join(["g1f3", "g8f6", "f3g1", "f6g8"] * 210))
-    assert raw.expect("info string")[1] == \
-        "info string line too long (more than %d characters): ignored" % LIMIT
-    assert raw.expect("info string")[1] == \
-        "info string position line too long: the previous position stays"
+    assert raw.expect("info string")[1] == TOO_LONG_POSITION % LIMIT
+    raw.send("go depth 2")
+    assert raw.expect("info string")[1] == ("info string go: no position to search (the last "
+                                            "position command was refused)")
+    assert raw.expect("bestmove")[1] == "bestmove 0000"
+    raw.send("position fen " + MATE_IN_ONE)  # a good line: a position again
     raw.send("go depth 2")
     assert raw.expect("bestmove")[1].split()[1] == "a1a8"
-    # Any other line too long is ignored with the first info string alone.
+    # Any other line too long is ignored with an info string, and changes nothing.
     raw.send("setoption name Skill Level value 20" + " " * LIMIT)
-    raw.expect("info string line too long")
-    raw.send("isready")
-    assert raw.expect("")[1] == "readyok"
+    assert raw.expect("info string")[1] == \
+        "info string line too long (more than %d characters): ignored" % LIMIT
+    raw.send("go depth 2")
+    assert raw.expect("bestmove")[1].split()[1] == "a1a8"
 
 
 def _random_game(sp, plies, seed=1):

@@ -2,7 +2,8 @@
 
     perft FEN DEPTH [--divide]   count the leaf nodes DEPTH plies deep
     perft --batch                read FEN<TAB>DEPTH lines, print one count each
-    startpos N|random            print `N BACKRANK XFEN` for Chess960 SP N
+    startpos N|BACKRANK|random   print `N BACKRANK XFEN` for Chess960 SP N
+                                 or back rank BACKRANK (RNBQKBNR)
                                  (double960, transcendental: `startpos W B`)
 
 perft and startpos take `--rules NAME` (rules/variants.py: chess960 by default).
@@ -26,7 +27,7 @@ from micro960.rules.position import Position
 
 USAGE = (
     "usage: perft [--rules NAME] FEN DEPTH [--divide] | perft [--rules NAME] --batch"
-    " | startpos [--rules NAME] N|random"
+    " | startpos [--rules NAME] N|BACKRANK|random"
     " | replay FILE [--pgn] | play [options] | uci | xboard | bench [DEPTH]"
     " | eboard-sim [--sp N | --fen FEN] [--rules NAME] [--engine on|off] [--color white|black]"
     " [--level 0-20] [--depth N] [--think-ms MS] [--empty] [--interactive] [--setup] [FILE]"
@@ -221,18 +222,17 @@ def startpos_command(args):
         rules = Rules()
     flags, words = _split_flags(args, ())
     if not 1 <= len(words) <= (2 if rules.two_ranks else 1):
-        raise UsageError("startpos needs %s set-up number%s (0-%d) or 'random'" % (
-            "White's and Black's" if rules.two_ranks else "one",
-            "s" if rules.two_ranks else "", rules.setups - 1))
+        raise UsageError("startpos needs %s set-up number%s (0-%d) or back rank%s "
+                         "(RNBQKBNR), or 'random'" % (
+                             "White's and Black's" if rules.two_ranks else "one",
+                             "s" if rules.two_ranks else "", rules.setups - 1,
+                             "s" if rules.two_ranks else ""))
     if words == ["random"]:
         fen = startpos.setup_fen(rules)
     else:
         numbers = []
-        for word in words:
-            try:
-                numbers.append(int(word))
-            except ValueError:
-                raise ValueError("set-up numbers are whole numbers, not %r" % word)
+        for word in words:  # a number or a back rank, as the console's `new` takes
+            numbers.append(_setup_number(rules, word))
         fen = startpos.setup_fen(rules, *numbers)
     numbers = startpos.setup_of(rules, fen)
     ranks = (fen.split()[0][-8:], fen.split("/")[0].upper())
@@ -241,6 +241,21 @@ def startpos_command(args):
     else:
         print("%d/%d %s/%s %s" % (numbers[0], numbers[1], ranks[0], ranks[1], fen))
     return 0
+
+
+def _setup_number(rules, word):
+    """The set-up number of `word`, a number or a back rank; a back rank the
+    rules do not start from is named with the rule it breaks."""
+    from ..rules.startpos import setup_numbers
+    try:
+        return setup_numbers(rules, [word])[0]
+    except ValueError as e:
+        if len(word) != 8 or word.isdigit():
+            raise
+        why = str(e)
+        if why.endswith(": " + word.upper()):  # the rank is named first already
+            why = why[:-len(word) - 2]
+        raise ValueError("%s is no start position of %s: %s" % (word, rules.name, why))
 
 
 # ---------------------------------------------------- replay, play (elsewhere)

@@ -9,7 +9,7 @@ from micro960.compat import VERSION
 from micro960.rules.history import RESERVED_PLIES, History
 from micro960.rules.movegen import legal_moves, pseudo_moves
 from micro960.rules.position import CLASSICAL_FEN, WHITE
-from micro960.rules.variants import Rules
+from micro960.rules.variants import NAMES, Rules
 from micro960.engine.search import MATE, MATE_BOUND, Limits, Search
 from micro960.lines import LIMIT, clip, raw_end, text, write_line
 from micro960.rules.ucimove import parse_uci, uci_text
@@ -89,11 +89,16 @@ class Uci:
         length = raw_end(line) if raw else len(line)
         limit = self.reader.limit if self.reader else LIMIT
         if length > limit:
-            self.out("info string line too long (more than %d characters): ignored" % limit)
-            head = bytes(line[:9]) if raw else line[:9].encode()
-            if head.lstrip().startswith(b"position"):
-                # Not read whole, so not read at all: a cut line is no position.
-                self.out("info string position line too long: the previous position stays")
+            head = (text(line[:64]) if raw else line[:64]).split()
+            if head and head[0] == "position":
+                # Not read whole, so no position: a cut line could read as an
+                # earlier one of the game, and the old position may not be
+                # the GUI's, so `go` must not answer a move of it.
+                self.refused = True
+                self.out("info string position: line too long (more than %d characters); "
+                         "refused: no position until the next good one" % limit)
+            else:
+                self.out("info string line too long (more than %d characters): ignored" % limit)
             return
         if raw:
             start, end = _word(line, 0, length)
@@ -201,7 +206,11 @@ class Uci:
         elif key == "uci_chess960":
             self.chess960 = _flag(value)
         elif key == "uci_variant":
-            self.variant = None if value.lower() == "chess" else Rules(value.lower()).name
+            name = value.lower()
+            if name != "chess" and name not in NAMES:
+                raise ValueError("unknown variant %r; choose one of chess, %s"
+                                 % (value, ", ".join(NAMES)))
+            self.variant = None if name == "chess" else name
         elif key == "skill level":
             self.skill = _number(value, 0, 20)
         elif key == "uci_limitstrength":

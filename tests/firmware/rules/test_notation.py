@@ -86,3 +86,33 @@ def test_a_promotion_without_its_piece_says_so():
         except ValueError as e:
             assert str(e) == "a7a8 needs a promotion piece: a7a8q, a7a8r, a7a8b or a7a8n", str(e)
     assert uci_text(pos, parse_move(pos, "a7a8n")) == "a7a8n"
+
+
+def _error(pos, text):
+    try:
+        parse_move(pos, text)
+    except ValueError as e:
+        return str(e)
+    return "accepted"
+
+
+def test_a_king_move_only_castling_makes_points_to_o_o():
+    """SAN writes every castling O-O or O-O-O: a Chess960 player's Kg8 (the
+    king on f8, its rook on g8) or a classical Kg1 was a bare "illegal move"."""
+    pos = Position("5kr1/8/8/8/8/8/8/4K3 b g - 0 1")  # king f8, rook g8: O-O is f8g8
+    for text in ("Kg8", "Kxg8", "kg8", "Kf8g8", "Kfg8"):
+        assert _error(pos, text) == "illegal move: %s; to castle, type O-O" % text, text
+    pos = Position("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1")
+    for text, castle in (("Kg1", "O-O"), ("Kh1", "O-O"), ("Ke1g1", "O-O"), ("Kc1", "O-O-O"),
+                         ("Kxa1", "O-O-O")):
+        assert _error(pos, text) == "illegal move: %s; to castle, type %s" % (text, castle)
+    # No hint where castling is no answer: another square, another king
+    # square, castling not legal now, rules without castling.
+    assert _error(pos, "Kb1") == "illegal move: Kb1"
+    assert _error(Position("5kr1/8/8/8/8/8/8/4K3 b g - 0 1"), "Kf7g8") == "illegal move: Kf7g8"
+    attacked = Position("r3k2r/8/8/8/8/8/8/R3K1rR w KQkq - 0 1")  # g1 is attacked
+    assert _error(attacked, "Kg1") == "illegal move: Kg1"
+    assert _error(Position("5kr1/8/8/8/8/8/8/4K3 b - - 0 1"), "Kg8") == "illegal move: Kg8"
+    # A king step onto the square castling also reaches stays a king step.
+    step = parse_move(Position("4k3/8/8/8/8/8/8/5K1R w H - 0 1"), "Kg1")
+    assert step >> 12 != 3
