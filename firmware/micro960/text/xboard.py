@@ -12,7 +12,10 @@ While the engine thinks it reads its input: `?` makes it move now; a command
 that changes the game (new, force, undo, setboard, result ...) stops the
 search without a move and is then carried out; ping and the rest wait for
 the move. With `hard` the engine thinks on in the opponent's time (its
-table keeps what it finds) until the opponent's move arrives.
+table keeps what it finds) until the opponent's move arrives; that
+search, and analysis, go on through the commands that change neither
+(ping is answered at once, as the protocol asks), so each of their
+thinking lines is said once.
 """
 
 from micro960.compat import VERSION
@@ -36,6 +39,10 @@ FEATURES = ("feature ping=1 setboard=1 usermove=1 san=0 sigint=0 sigterm=0 time=
 # What stops the engine's search without its move being played, to be carried out after.
 STOPS = ("new", "force", "result", "undo", "remove", "setboard", "variant", "white", "black",
          "playother", "analyze", "edit", "quit")
+# What pondering and analysis carry out at once, thinking on: it changes
+# neither the game nor their search (the time control is for the engine's move).
+SEARCH_ON = ("ping", "post", "nopost", "time", "otim", "level", "st", "sd", "nps", "hard",
+             "draw", "?", ".")
 
 
 class XBoard:
@@ -63,7 +70,7 @@ class XBoard:
         self.clock_ms = -1  # time: the engine's clock, as XBoard last said
         self.score = None  # the engine's last score, for its side
         self.last_info = (0, 0, 0)  # depth, nodes, ms of the search running
-        self.analysed = None  # (key, plies) of the position analysed to the end
+        self.searched_out = None  # (key, plies) of the position analysed or pondered to the end
 
     # ---------------------------------------------------------------- input
 
@@ -108,20 +115,22 @@ class XBoard:
             return False
         words = line.split()
         command = words[0] if words else ""
-        if command == "?" and self.thinking == "move":
-            return True
-        if command == "." and self.thinking == "analyze":
-            self.cmd_status([])
-            return False
         if not command:
             return False
+        if self.thinking == "move":
+            if command == "?":
+                return True
+            self.pending.append(line)
+            if command in STOPS:
+                self.aborted = True
+                return True
+            return False
+        if self.thinking != "hint" and not self.pending and (
+                command in SEARCH_ON or command == "easy" and self.analyzing):
+            self.handle(line)  # pondering and analysis think on
+            return False
         self.pending.append(line)
-        if self.thinking != "move":
-            return True  # pondering and analysis give way to any command
-        if command in STOPS:
-            self.aborted = True
-            return True
-        return False
+        return True  # the rest after the search, in their order
 
     # ------------------------------------------------------------- commands
 
@@ -263,7 +272,7 @@ class XBoard:
 
     def cmd_analyze(self, args):
         self.analyzing = True
-        self.analysed = None
+        self.searched_out = None
         self.engine_side = None
 
     def cmd_status(self, args):
@@ -321,15 +330,18 @@ class XBoard:
         if game.result() != UNDECIDED:
             return
         if self.analyzing:
-            # Searched to the end already (a mate is found in no time): not
-            # again for every line the GUI sends, such as `.`.
-            done = (game.pos.key, len(game.moves))
-            if done != self.analysed:
-                self._search("analyze", Limits(infinite=True))
-                if not self.search.stopped:
-                    self.analysed = done
+            why = "analyze"
         elif self.ponder and self.engine_side == game.pos.side ^ (WHITE | BLACK):
-            self._search("ponder", Limits(infinite=True))
+            why = "ponder"
+        else:
+            return
+        # Searched to the end already (a mate is found in no time, and the
+        # depth has a limit): not again for every line the GUI sends.
+        done = (game.pos.key, len(game.moves))
+        if done != self.searched_out:
+            self._search(why, Limits(infinite=True))
+            if not self.search.stopped:
+                self.searched_out = done
 
     def _search(self, why, limits):
         self.thinking = why
@@ -379,8 +391,11 @@ class XBoard:
 
     def _info(self, depth, seldepth, score, nodes, ms, pv):
         self.last_info = (depth, nodes, ms)
-        if not self.post or self.thinking == "hint":
+        # Not for a hint, nor an iteration cut short (its score is no result).
+        if not self.post or self.thinking == "hint" or self.search.stopped:
             return
+        if self.thinking == "ponder":
+            score = -score  # the opponent is to move; XBoard's scores are the engine's
         if abs(score) > MATE_BOUND:  # XBoard's mate scores: 100000 + moves
             moves = (MATE - abs(score) + 1) // 2
             score = 100000 + moves if score > 0 else -100000 - moves
