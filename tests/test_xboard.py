@@ -191,6 +191,37 @@ def test_nps_makes_a_node_budget_of_the_time(raw):
     assert said[-1].startswith("move ") and max(thinking_nodes(said)) > 100, said
 
 
+def test_level_counts_its_moves_from_where_it_came_and_nps_stays(raw):
+    """`level 5 0:10 0` after eight plies: five moves to play in 10 s, so 2 s
+    for this one (a level's moves count from where it came, as the protocol
+    says of a level during a game, and as python-chess's remaining_moves
+    means; they were counted from the first move: one to go, all 10 s).
+    nps shows the share as nodes, and stays while XBoard sends only time
+    and otim, as it does before each move."""
+    moves = ["usermove " + move for move in "e2e4 e7e5 g1f3 b8c6 f1c4 f8c5 c2c3 g8f6".split()]
+    said = said_until_pong(raw, ["new", "post", "force"] + moves + [
+        "level 5 0:10 0", "nps 1000", "time 1000", "otim 1000", "go"], 1)
+    assert said[-1].startswith("move ") and 0 < max(thinking_nodes(said)) <= 2000 + 16, said
+    # Four moves to go in 8 s: 2,000 nodes again.
+    said = said_until_pong(raw, ["time 800", "otim 950", "usermove a7a6"], 2)
+    assert said[-1].startswith("move ") and 0 < max(thinking_nodes(said)) <= 2000 + 16, said
+
+
+def test_sd_with_a_clock_keeps_to_the_clock(raw):
+    """XBoard's `sd` caps the depth and leaves the clock in charge (the
+    protocol's words); sd alone, as python-chess sends Limit(depth=...), is
+    a depth to reach: test_client_limits."""
+    raw.send("new")
+    raw.send("level 0 0:02 0")
+    raw.send("sd 40")
+    for move in ("e2e4", "d2d4"):
+        raw.send("time %d" % (200 if move == "e2e4" else 180))
+        raw.send("otim 200")
+        sent = raw.send("usermove " + move)
+        when, _ = raw.expect("move ", timeout=10)
+        assert when - sent < 1.5, (move, when - sent)
+
+
 def thinking_lines(said):
     """(depth, score, pv) of each thinking line (depth score time nodes pv)."""
     return [(int(line.split()[0]), int(line.split()[1]), line.split()[4:])
