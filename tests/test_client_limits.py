@@ -11,7 +11,11 @@ a second and a half for a loaded machine.
 What python-chess sends is its own business; some of it is worth knowing:
 over XBoard, Limit(time=0.5) is `st 0.5`, Limit(nodes=N) is `nps 1` and
 `st N`, and a mate limit is not sent at all (CECP has no such command).
+Within one game it sends only what each Limit asks for and takes nothing
+back: `nps 1` and `sd` once stayed for the rest of the game, and every
+later limit was answered in a few milliseconds (test_limits_in_any_order).
 """
+import random
 import sys
 import time
 from pathlib import Path
@@ -144,3 +148,72 @@ def test_searchmoves(engine, board):
     for listed in (moves[:1], moves[-3:], moves[2:4]):
         result = play(engine, board, chess.engine.Limit(depth=3), 0.5, root_moves=listed)
         assert result.move in listed, (result.move, listed)
+
+
+# Every kind of Limit, alone and combined; what each must do is in sane().
+LIMITS = (chess.engine.Limit(nodes=3000),
+          chess.engine.Limit(time=0.3),
+          chess.engine.Limit(depth=4),
+          chess.engine.Limit(white_clock=3, black_clock=3, white_inc=0.1, black_inc=0.1),
+          chess.engine.Limit(nodes=1500, depth=3),
+          chess.engine.Limit(time=0.15, depth=2),
+          chess.engine.Limit(white_clock=2, black_clock=2, remaining_moves=2),
+          chess.engine.Limit(depth=5),
+          chess.engine.Limit(white_clock=1.5, black_clock=4),
+          chess.engine.Limit(remaining_moves=20))  # no time at all: one second
+
+
+def sane(limit, board, took, info):
+    """Why the move played under `limit` in `took` seconds, with the last
+    thinking line `info`, is not what the limit asks for; None if it is."""
+    depth, nodes = info.get("depth", 0), info.get("nodes", 0)
+    if limit.nodes:
+        if nodes > limit.nodes + 16 or depth < min(3, limit.depth or 3):
+            return "%d nodes at depth %d" % (nodes, depth)
+    elif limit.time:
+        # The time, unless the depth asked for came first.
+        if took < limit.time / 2 and depth != limit.depth or took > 3 * limit.time + SLACK:
+            return "%.3f s" % took
+    elif limit.white_clock:
+        own = limit.white_clock if board.turn == chess.WHITE else limit.black_clock
+        increment = (limit.white_inc if board.turn == chess.WHITE else limit.black_inc) or 0
+        share = min(own / (limit.remaining_moves or 30) + increment, own / 2)
+        if not share / 4 < took < 3 * share + SLACK:
+            return "%.3f s for a share of %.3f s" % (took, share)
+    elif limit.depth:
+        if depth != limit.depth:
+            return "depth %d" % depth
+    elif not 0.5 < took < 3 + SLACK:  # remaining_moves alone: no limit, one second
+        return "%.3f s" % took
+    if limit.depth and depth > limit.depth:
+        return "depth %d" % depth
+    return None
+
+
+def play_in_one_game(engine, board, limits):
+    """Each limit in turn, one move each, in one game (python-chess sends
+    only what each limit asks for); what was not sane."""
+    game = object()
+    wrong = []
+    for limit in limits:
+        started = time.monotonic()
+        result = engine.play(board, limit, game=game, info=chess.engine.INFO_ALL)
+        took = time.monotonic() - started
+        assert result.move in board.legal_moves, (result.move, board.fen(), limit)
+        why = sane(limit, board, took, result.info)
+        if why:
+            wrong.append("%r: %s" % (limit, why))
+        board.push(result.move)
+    return wrong
+
+
+def test_limits_in_any_order_in_one_game(engine):
+    """Every kind of Limit one after another in one game, in the order
+    that once broke XBoard (a node limit first: `nps 1` stayed, and every
+    time after it was a node or two), then in a random order: each move is
+    played as its own limit asks, whatever came before."""
+    wrong = play_in_one_game(engine, STARTS["chess960"](), LIMITS)
+    seed = random.randrange(10 ** 6)
+    shuffled = random.Random(seed).sample(LIMITS, len(LIMITS))
+    wrong += play_in_one_game(engine, STARTS["classical"](), shuffled)
+    assert not wrong, (seed, wrong)

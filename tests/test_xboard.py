@@ -191,6 +191,87 @@ def test_nps_makes_a_node_budget_of_the_time(raw):
     assert said[-1].startswith("move ") and max(thinking_nodes(said)) > 100, said
 
 
+def test_level_counts_its_moves_from_where_it_came_and_nps_stays(raw):
+    """`level 5 0:10 0` after eight plies: five moves to play in 10 s, so 2 s
+    for this one (a level's moves count from where it came, as the protocol
+    says of a level during a game, and as python-chess's remaining_moves
+    means; they were counted from the first move: one to go, all 10 s).
+    nps shows the share as nodes, and stays while XBoard sends only time
+    and otim, as it does before each move."""
+    moves = ["usermove " + move for move in "e2e4 e7e5 g1f3 b8c6 f1c4 f8c5 c2c3 g8f6".split()]
+    said = said_until_pong(raw, ["new", "post", "force"] + moves + [
+        "level 5 0:10 0", "nps 1000", "time 1000", "otim 1000", "go"], 1)
+    assert said[-1].startswith("move ") and 0 < max(thinking_nodes(said)) <= 2000 + 16, said
+    # Four moves to go in 8 s: 2,000 nodes again.
+    said = said_until_pong(raw, ["time 800", "otim 950", "usermove a7a6"], 2)
+    assert said[-1].startswith("move ") and 0 < max(thinking_nodes(said)) <= 2000 + 16, said
+
+
+def test_sd_with_a_clock_keeps_to_the_clock(raw):
+    """XBoard's `sd` caps the depth and leaves the clock in charge (the
+    protocol's words); sd alone, as python-chess sends Limit(depth=...), is
+    a depth to reach: test_client_limits."""
+    raw.send("new")
+    raw.send("level 0 0:02 0")
+    raw.send("sd 40")
+    for move in ("e2e4", "d2d4"):
+        raw.send("time %d" % (200 if move == "e2e4" else 180))
+        raw.send("otim 200")
+        sent = raw.send("usermove " + move)
+        when, _ = raw.expect("move ", timeout=10)
+        assert when - sent < 1.5, (move, when - sent)
+
+
+def thinking_lines(said):
+    """(depth, score, pv) of each thinking line (depth score time nodes pv)."""
+    return [(int(line.split()[0]), int(line.split()[1]), line.split()[4:])
+            for line in said if line[:1].isdigit()]
+
+
+def test_pondering_posts_each_line_once_from_the_engines_side(raw):
+    """With hard and post the engine thinks on in the opponent's time and
+    shows it: scored from its own side, as every thinking line is (they
+    were the opponent's), its line starting with the opponent's move it
+    expects, and each iteration once: time, otim and ping, as XBoard sends
+    them while the opponent thinks, leave it thinking (ping is answered at
+    once, as the protocol asks). Each used to stop it and start it afresh,
+    and the cut-short first iteration was posted each time (`1 0 0 16 a4`)."""
+    fen = "rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"  # Black has no queen
+    said = said_until_pong(raw, ["new", "force", "setboard " + fen, "post", "hard", "st 0.3",
+                                 "go"], 1)
+    move = [line for line in said if line.startswith("move ")]
+    assert len(move) == 1, said
+    time.sleep(0.5)
+    said += said_until_pong(raw, ["time 1000", "otim 1000"], 2)
+    time.sleep(1)
+    said += said_until_pong(raw, ["force"], 3)
+    searched = thinking_lines(said[:said.index(move[0])])
+    pondered = thinking_lines(said[said.index(move[0]):])
+    assert searched and all(score > 0 for _, score, _ in searched), said
+    depths = [depth for depth, _, _ in pondered]
+    assert len(depths) >= 2 and depths == sorted(set(depths)), said
+    assert all(score > 0 for _, score, _ in pondered), said  # White, a queen up
+    board = chess.Board(fen)
+    board.push_uci(move[0].split()[1])
+    for _, _, line in pondered:
+        board.parse_san(line[0])  # Black's move: raises if it is not one
+
+
+def test_a_ponder_searched_to_the_end_is_not_started_again(raw):
+    """Pondering a mate ends at the deepest depth at once; the lines XBoard
+    sends after (time, otim, ping) do not start it again: its thinking
+    lines are said once, as analysis's are."""
+    said = said_until_pong(raw, ["new", "force", "setboard 7k/8/5K2/8/8/8/8/R7 w - - 0 1",
+                                 "post", "hard", "st 0.3", "go"], 1)
+    move = [line for line in said if line.startswith("move ")]
+    assert len(move) == 1, said
+    time.sleep(0.5)
+    said += said_until_pong(raw, ["time 1000", "otim 1000"], 2)
+    said += said_until_pong(raw, ["force"], 3)
+    depths = [depth for depth, _, _ in thinking_lines(said[said.index(move[0]):])]
+    assert len(depths) >= 2 and depths == sorted(set(depths)), said
+
+
 def test_bad_lines_get_the_protocol_errors_and_change_nothing(raw):
     raw.send("new")
     raw.send("force")

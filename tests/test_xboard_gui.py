@@ -86,3 +86,51 @@ def test_xboard_plays_a_chess960_game_between_both_runtimes(display, tmp_path):
     assert len(moves) >= 10, moves
     for move in moves:
         board.push(board.parse_xboard(move))  # raises if illegal
+    for player in ("first", "second"):
+        thinking = thinking_between_moves(text, player)
+        assert max(runs(lines) for lines, _ in thinking) <= 2, (player, thinking)
+        assert pondering_is_scored_from_the_engines_side(thinking), (player, thinking)
+
+
+THINKING = re.compile(r"(\d+) (-?\d+) \d+ \d+ (.*)")
+
+
+def thinking_between_moves(text, player):
+    """[(thinking lines, the move after them)] of XBoard's first or second
+    engine: each line as (depth, score, pv words); None for the move after
+    the last lines."""
+    said = re.findall(r"<%s\s*: (.*)" % player, text)
+    thinking, lines = [], []
+    for line in said:
+        match = THINKING.match(line)
+        if line.startswith("move "):
+            thinking.append((lines, line.split()[1]))
+            lines = []
+        elif match:
+            lines.append((int(match.group(1)), int(match.group(2)), match.group(3).split()))
+    return thinking + [(lines, None)]
+
+
+def runs(lines):
+    """How many runs of rising depth: each search starts one."""
+    depths = [depth for depth, _, _ in lines]
+    return sum(1 for i, depth in enumerate(depths) if i == 0 or depth <= depths[i - 1])
+
+
+def pondering_is_scored_from_the_engines_side(thinking):
+    """The engine's last line before its move (depth d, score s, pv m1 m2
+    ...) and its pondering's line of depth d - 1 that starts with m2 are the
+    same search a ply on: their scores have the same sign where they are of
+    the same size (they had opposite signs, the opponent's view, before)."""
+    same = opposite = 0
+    for (lines, move), (after, _) in zip(thinking, thinking[1:]):
+        if not lines or move is None:
+            continue
+        depth, score, pv = lines[-1]
+        for ponder_depth, ponder_score, ponder_pv in after:
+            if ponder_depth == depth - 1 and ponder_pv[:1] == pv[1:2] and score and \
+                    abs(ponder_score) == abs(score):
+                same += ponder_score == score
+                opposite += ponder_score != score
+                break
+    return same > opposite

@@ -12,7 +12,17 @@ While the engine thinks it reads its input: `?` makes it move now; a command
 that changes the game (new, force, undo, setboard, result ...) stops the
 search without a move and is then carried out; ping and the rest wait for
 the move. With `hard` the engine thinks on in the opponent's time (its
-table keeps what it finds) until the opponent's move arrives.
+table keeps what it finds) until the opponent's move arrives; that
+search, and analysis, go on through the commands that change neither
+(ping is answered at once, as the protocol asks), so each of their
+thinking lines is said once.
+
+Time controls: XBoard keeps level, st, sd and nps until `new` and sends
+them together whenever it changes one; python-chess sends only what each
+of its Limits asks for (Limit(nodes=N) is `nps 1` and `st N`, a depth `sd
+D`) and never takes one back. So the first of level, st, sd and nps after
+the engine's move starts the limits afresh, and `sd` with no level or
+`time` since the engine's last move is a depth to reach whatever the time.
 """
 
 from micro960.compat import VERSION
@@ -36,6 +46,10 @@ FEATURES = ("feature ping=1 setboard=1 usermove=1 san=0 sigint=0 sigterm=0 time=
 # What stops the engine's search without its move being played, to be carried out after.
 STOPS = ("new", "force", "result", "undo", "remove", "setboard", "variant", "white", "black",
          "playother", "analyze", "edit", "quit")
+# What pondering and analysis carry out at once, thinking on: it changes
+# neither the game nor their search (the time control is for the engine's move).
+SEARCH_ON = ("ping", "post", "nopost", "time", "otim", "level", "st", "sd", "nps", "hard",
+             "draw", "?", ".")
 
 
 class XBoard:
@@ -57,13 +71,16 @@ class XBoard:
         self.moves_per_session = 0  # level: 0 for all the moves
         self.base_ms = 5 * 60000
         self.increment_ms = 0
+        self.level_ply = 0  # the game's ply when level came: its moves count from there
         self.move_ms = 0  # st
         self.depth = 0  # sd
         self.nps = 0  # nps: time counted in nodes, this many a second (0: the clock's time)
-        self.clock_ms = -1  # time: the engine's clock, as XBoard last said
+        self.clock_ms = -1  # time: the engine's clock, as XBoard last said (-1: level's base)
+        self.clock_told = False  # a level or time came since the engine's last move
+        self.limits_used = False  # the engine moved since the last level, st, sd or nps
         self.score = None  # the engine's last score, for its side
         self.last_info = (0, 0, 0)  # depth, nodes, ms of the search running
-        self.analysed = None  # (key, plies) of the position analysed to the end
+        self.searched_out = None  # (key, plies) of the position analysed or pondered to the end
 
     # ---------------------------------------------------------------- input
 
@@ -108,20 +125,22 @@ class XBoard:
             return False
         words = line.split()
         command = words[0] if words else ""
-        if command == "?" and self.thinking == "move":
-            return True
-        if command == "." and self.thinking == "analyze":
-            self.cmd_status([])
-            return False
         if not command:
             return False
+        if self.thinking == "move":
+            if command == "?":
+                return True
+            self.pending.append(line)
+            if command in STOPS:
+                self.aborted = True
+                return True
+            return False
+        if self.thinking != "hint" and not self.pending and (
+                command in SEARCH_ON or command == "easy" and self.analyzing):
+            self.handle(line)  # pondering and analysis think on
+            return False
         self.pending.append(line)
-        if self.thinking != "move":
-            return True  # pondering and analysis give way to any command
-        if command in STOPS:
-            self.aborted = True
-            return True
-        return False
+        return True  # the rest after the search, in their order
 
     # ------------------------------------------------------------- commands
 
@@ -133,6 +152,7 @@ class XBoard:
         self.engine_side = BLACK
         self.move_ms = self.depth = self.nps = 0
         self.clock_ms = -1
+        self.clock_told = self.limits_used = False
         self.score = None
         self.search.tt.clear()
 
@@ -157,6 +177,7 @@ class XBoard:
             self.game.new(fen)
         else:
             self.game = Game(rules, fen)
+        self.level_ply = 0
 
     def cmd_force(self, args):
         self.engine_side = None
@@ -189,21 +210,43 @@ class XBoard:
         minutes, _, seconds = args[1].partition(":")
         base = _ms(minutes, 60000) + (_ms(seconds, 1000) if seconds else 0)
         increment = _ms(args[2], 1000)
-        self.moves_per_session = _number(args[0])  # all read before any is set
-        self.base_ms, self.increment_ms = base, increment
+        moves = _number(args[0])  # all read before any is set
+        self._new_limits()
+        self.moves_per_session, self.base_ms, self.increment_ms = moves, base, increment
+        # A level during a game gives the moves still to play and the time
+        # left (the protocol's words): its moves count from here, and its
+        # base is the engine's clock until `time` says otherwise.
+        self.level_ply = len(self.game.moves)
+        self.clock_ms = -1
+        self.clock_told = True
         self.move_ms = 0
 
     def cmd_st(self, args):
-        self.move_ms = _ms(args[0] if args else "", 1000)
+        ms = _ms(args[0] if args else "", 1000)
+        self._new_limits()
+        self.move_ms = ms
 
     def cmd_nps(self, args):
-        self.nps = _number(args[0] if args else "")
+        nps = _number(args[0] if args else "")
+        self._new_limits()
+        self.nps = nps
 
     def cmd_sd(self, args):
-        self.depth = _number(args[0] if args else "")
+        depth = _number(args[0] if args else "")
+        self._new_limits()
+        self.depth = depth
+
+    def _new_limits(self):
+        """The first level, st, sd or nps after the engine's move ends the
+        st, sd and nps before it: python-chess sends `nps 1` for one node
+        limit and `sd` for one depth, XBoard all of them again together."""
+        if self.limits_used:
+            self.limits_used = False
+            self.move_ms = self.depth = self.nps = 0
 
     def cmd_time(self, args):
         self.clock_ms = _ms(args[0] if args else "", 10)  # centiseconds
+        self.clock_told = True
 
     def cmd_otim(self, args):
         _ms(args[0] if args else "", 10)
@@ -263,7 +306,7 @@ class XBoard:
 
     def cmd_analyze(self, args):
         self.analyzing = True
-        self.analysed = None
+        self.searched_out = None
         self.engine_side = None
 
     def cmd_status(self, args):
@@ -306,7 +349,10 @@ class XBoard:
         game = self.game
         if game.pos.side != self.engine_side or game.result() != UNDECIDED or self.analyzing:
             return
-        move, score = self._search("move", self._limits())
+        limits = self._limits()
+        self.limits_used = True
+        self.clock_told = False
+        move, score = self._search("move", limits)
         if self.aborted or not move:
             return
         self.score = score
@@ -321,15 +367,18 @@ class XBoard:
         if game.result() != UNDECIDED:
             return
         if self.analyzing:
-            # Searched to the end already (a mate is found in no time): not
-            # again for every line the GUI sends, such as `.`.
-            done = (game.pos.key, len(game.moves))
-            if done != self.analysed:
-                self._search("analyze", Limits(infinite=True))
-                if not self.search.stopped:
-                    self.analysed = done
+            why = "analyze"
         elif self.ponder and self.engine_side == game.pos.side ^ (WHITE | BLACK):
-            self._search("ponder", Limits(infinite=True))
+            why = "ponder"
+        else:
+            return
+        # Searched to the end already (a mate is found in no time, and the
+        # depth has a limit): not again for every line the GUI sends.
+        done = (game.pos.key, len(game.moves))
+        if done != self.searched_out:
+            self._search(why, Limits(infinite=True))
+            if not self.search.stopped:
+                self.searched_out = done
 
     def _search(self, why, limits):
         self.thinking = why
@@ -341,22 +390,44 @@ class XBoard:
             self.thinking = None
 
     def _limits(self):
-        limits = Limits(depth=self.depth, movetime=self.move_ms)
+        """The limits of the engine's move: st's time or the clock's share,
+        in nodes with nps, and sd's depth. sd with no level or time since
+        the engine's last move (python-chess's Limit(depth=...)) is a depth
+        to reach, whatever the time."""
+        depth = self.depth
         clock = self.clock_ms if self.clock_ms >= 0 else self.base_ms
-        if not self.move_ms:
+        if self.move_ms:
+            ms = self.move_ms
+        elif depth and not self.clock_told:
+            return Limits(depth=depth)
+        elif not clock and self.clock_ms < 0:
+            # `level 20 0 0` and no time (python-chess's Limit(remaining_moves=20)):
+            # no clock to share; the increment, or a second as UCI's go alone.
+            ms = self.increment_ms or 1000
+            self.out("# no time on the clock (level's base is 0): %d ms for this move" % ms)
+        elif self.nps:
+            ms = clock // (self._moves_to_go() or 30) + self.increment_ms
+        else:
+            limits = Limits(depth=depth, movestogo=self._moves_to_go())
             if self.game.pos.side == WHITE:
                 limits.wtime, limits.winc = clock, self.increment_ms
             else:
                 limits.btime, limits.binc = clock, self.increment_ms
-            if self.moves_per_session:
-                played = self.game.pos.fullmove - 1  # the engine's moves so far
-                limits.movestogo = self.moves_per_session - played % self.moves_per_session
+            return limits
         if self.nps:
-            # Time counted in nodes, nps of them a second: the time st gives,
-            # or the clock's share for this move, as a node budget.
-            ms = self.move_ms or clock // (limits.movestogo or 30) + self.increment_ms
-            return Limits(depth=self.depth, nodes=max(1, ms * self.nps // 1000))
-        return limits
+            # Time counted in nodes, nps of them a second.
+            return Limits(depth=depth, nodes=max(1, ms * self.nps // 1000))
+        return Limits(depth=depth, movetime=ms)
+
+    def _moves_to_go(self):
+        """The engine's moves to the next session of level's clock (0: all
+        the game's), counted from the level: XBoard's level during a game
+        gives the moves still to play, as python-chess's remaining_moves."""
+        session = self.moves_per_session
+        if not session:
+            return 0
+        played = max(0, len(self.game.moves) - self.level_ply) // 2
+        return session - played % session
 
     def _game_over(self):
         """Say the result when the rules end the game; True if they do."""
@@ -379,8 +450,11 @@ class XBoard:
 
     def _info(self, depth, seldepth, score, nodes, ms, pv):
         self.last_info = (depth, nodes, ms)
-        if not self.post or self.thinking == "hint":
+        # Not for a hint, nor an iteration cut short (its score is no result).
+        if not self.post or self.thinking == "hint" or self.search.stopped:
             return
+        if self.thinking == "ponder":
+            score = -score  # the opponent is to move; XBoard's scores are the engine's
         if abs(score) > MATE_BOUND:  # XBoard's mate scores: 100000 + moves
             moves = (MATE - abs(score) + 1) // 2
             score = 100000 + moves if score > 0 else -100000 - moves
