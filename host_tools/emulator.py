@@ -24,7 +24,8 @@ Time on the device is the emulated 125 MHz clock's (`time.ticks_ms()`), the
 only clock to time it by: this machine runs it several times slower. The
 emulator has no flash-cache (XIP) stalls, so a real Pico is somewhat slower;
 flash erases and writes take no time on its clock (on a Pico, some
-milliseconds each).
+milliseconds each). While the CPU waits (WFE, WFI) the clock jumps to the
+next timer, and stands still with none set, unless real_time says so.
 
     with EmulatedPico() as pico:
         pico.read_until("micro960 on Raspberry Pi Pico")
@@ -111,13 +112,17 @@ REBOOT = 3
 class EmulatedPico:
     """The emulated board: send() lines to its USB serial port, read its lines."""
 
-    def __init__(self, board="pico", extra=None, matrix=None, on_output=None):
+    def __init__(self, board="pico", extra=None, matrix=None, on_output=None,
+                 real_time=False):
         """`board`: whose bundle the flash holds (None: none, a Pico fresh
         from MicroPython's .uf2, for `micro960 flash` to fill); `extra`:
         files {name: text} beside the bundle's (e.g. a board.py); `matrix`:
         (row pins, column pins) of a sensor board's switch matrix, whose
         pieces occupy() sets; `on_output`: a function given every chunk of
-        bytes the board says, as it comes (a terminal shows them)."""
+        bytes the board says, as it comes (a terminal shows them);
+        `real_time`: the board's clock runs as this machine's while its CPU
+        waits (for a person's keys), where it would stand still or jump
+        to its next timer (see pico.mjs)."""
         reason = missing()
         if reason:
             raise runtime.ToolMissing(reason)
@@ -134,6 +139,7 @@ class EmulatedPico:
         self.said = []
         self.matrix = matrix
         self.on_output = on_output
+        self.real_time = real_time
         self.occupied = None  # the pieces on the sensor board, as occupy() last set them
         self.pieces = None  # where occupy() writes, with a matrix
         self.port = None  # the pseudo-terminal's path once serial_port() made it
@@ -155,7 +161,7 @@ class EmulatedPico:
             self.pieces = os.fdopen(write_end, "w")
         process = subprocess.Popen(
             command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-            pass_fds=fds)
+            pass_fds=fds, env=dict(os.environ, MICRO960_REAL_TIME_IDLE="01"[self.real_time]))
         if fds:
             os.close(fds[0])
         self.process = process

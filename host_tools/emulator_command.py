@@ -8,7 +8,10 @@ boots, and this terminal is its USB serial console, as a terminal program
 on a real Pico's port would be: what you type goes to the board a key at a
 time (the board echoes it and edits the line), what it says is shown as it
 comes. Ctrl-C or Ctrl-D quits; so does the game's `quit`, which ends
-micro960's program on the board.
+micro960's program on the board. While the board waits for a key its
+clock runs as this machine's (EmulatedPico's real_time), so a game clock
+counts the player's thinking; while it computes, its clock runs as slowly
+as the emulator does.
 
 With standard input not a terminal (a pipe, a file) its lines are sent as
 they come, as if typed at once: a line that arrives while the engine thinks
@@ -18,6 +21,7 @@ console. When the input ends, `quit` is sent for it.
 import argparse
 import os
 import select
+import signal
 import sys
 
 from . import emulator, runtime
@@ -32,11 +36,13 @@ DESCRIPTION = (
     "MicroPython 1.28 on the RP2040 emulator rp2040js (Node.js), with micro960 on its flash "
     "as `micro960 flash` installs it, and this terminal on its USB serial console. Type as "
     "on a real Pico's console; Ctrl-C or Ctrl-D quits, and so does the game's quit. The "
-    "emulator runs at about 1/5 of a real Pico's speed on a PC (the engine's thinking "
-    "time is the board's own clock, so a move takes about five times longer here) and "
-    "has no flash-cache stalls. Each run starts from a freshly flashed board: nothing is "
-    "kept from the last. Piped input is sent line by line as it comes, and `quit` at "
-    "its end, e.g. printf 'e4\\nquit\\n' | micro960 emulator.")
+    "emulator runs at about 1/5 of a real Pico's speed on a PC (less on a busy one) and "
+    "has no flash-cache stalls: the engine's thinking time is counted on the board's "
+    "clock, which runs that much slower while the board computes, so a move takes about "
+    "five times longer here; while the board waits for you its clock runs in real time "
+    "(a game clock counts your thinking). Each run starts from a freshly flashed board: "
+    "nothing is kept from the last. Piped input is sent line by line as it comes, and "
+    "`quit` at its end: printf 'e4\\nquit\\n' | micro960 emulator.")
 
 
 def rp2040_boards():
@@ -68,7 +74,7 @@ def main(argv=None):
     relay = Relay()
     pico = None
     try:
-        pico = emulator.EmulatedPico(args.board, on_output=relay.show)
+        pico = emulator.EmulatedPico(args.board, on_output=relay.show, real_time=True)
         if terminal:
             return keys(pico, relay)
         return lines(pico, relay)
@@ -115,9 +121,13 @@ class Relay:
                 self.held = data[start:]  # the rest will tell
                 shown = start
                 break
-        out = sys.stdout.buffer
-        out.write(data[:shown])
-        out.flush()
+        try:
+            out = sys.stdout.buffer
+            out.write(data[:shown])
+            out.flush()
+        except OSError:  # nothing reads what it says any more (a closed pipe)
+            self.ended = True
+            return
         if shown:
             self.line_start = data[shown - 1:shown] in (b"\r", b"\n")
 
@@ -133,8 +143,11 @@ def stopped(pico, relay):
     """Why to stop now: the board's program ended or the emulator did; else None."""
     if relay.ended:
         return quit_note(0)
-    if pico.process.poll() not in (None, emulator.REBOOT):
-        say("the emulator stopped (exit code %s)" % pico.process.poll())
+    code = pico.process.poll()
+    if code == -signal.SIGINT:  # Ctrl-C reached the emulator too, which is quitting
+        raise KeyboardInterrupt
+    if code not in (None, emulator.REBOOT):
+        say("the emulator stopped (exit code %s)" % code)
         return 1
     return None
 

@@ -6,6 +6,7 @@ tests/test_pico.py). Each test boots the board once: some seconds.
 """
 import os
 import pty
+import re
 import select
 import subprocess
 import sys
@@ -63,16 +64,18 @@ class Terminal:
             os.chdir(REPO)
             os.execv(sys.executable, COMMAND)
         self.said = b""
+        self.seen = 0  # until() looks for its text after what it found last
 
     def until(self, text, timeout=120):
         deadline = time.monotonic() + timeout
-        while text.encode() not in self.said:
+        while text.encode() not in self.said[self.seen:]:
             if not select.select([self.fd], [], [], max(0, deadline - time.monotonic()))[0]:
                 raise AssertionError("no %r within %s s: %r" % (text, timeout, self.said[-500:]))
             try:
                 self.said += os.read(self.fd, 4096)
             except OSError:  # the command has ended and closed the terminal
                 raise AssertionError("no %r: %r" % (text, self.said[-500:]))
+        self.seen = self.said.index(text.encode(), self.seen) + len(text)
 
     def type(self, keys):
         os.write(self.fd, keys.encode())
@@ -103,14 +106,23 @@ def terminal():
     term.close()
 
 
-def test_a_move_on_a_terminal_then_ctrl_d_quits(terminal):
+def test_a_move_on_a_clock_on_a_terminal_then_ctrl_d_quits(terminal):
     """Keys go to the board as typed (the board echoes them), the board's
-    console answers live; Ctrl-D quits, and the terminal is as it was."""
+    console answers live; the player's clock runs while the board waits for
+    their move, as on a Pico (the emulator's own clock would stand still);
+    Ctrl-D quits, and the terminal is as it was."""
     before = termios.tcgetattr(terminal.fd)
     terminal.until("press Enter")
     assert not termios.tcgetattr(terminal.fd)[3] & termios.ECHO  # the board echoes
     terminal.type("\r")
     terminal.until("White to move")
+    terminal.type("clock 5\r")
+    terminal.until("White 5:00, Black 5:00.")
+    time.sleep(4)
+    terminal.type("clock\r")
+    terminal.until("Black 5:00.", timeout=30)
+    white = re.findall(rb"Clock 5: White (\d+):(\d\d), Black 5:00", terminal.said)[-1]
+    assert 4 * 60 + 50 <= int(white[0]) * 60 + int(white[1]) <= 4 * 60 + 56, terminal.said[-300:]
     terminal.type("e4\r")
     terminal.until("Black to move")
     terminal.type("\r")  # Enter while the engine thinks: it moves now
