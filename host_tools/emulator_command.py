@@ -24,7 +24,7 @@ import select
 import signal
 import sys
 
-from . import emulator, runtime
+from . import emulator
 
 # MicroPython starts a line with this when the program it booted (main.py)
 # has ended, and its prompt follows: the emulator stops there.
@@ -79,6 +79,8 @@ def main(argv=None):
             return keys(pico, relay)
         return lines(pico, relay)
     except KeyboardInterrupt:
+        if terminal:
+            sys.stdout.write("\n")  # below what the board said last
         return quit_note(0)
     finally:
         if pico:
