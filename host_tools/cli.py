@@ -13,6 +13,7 @@
     micro960 flash [--port P] [--board NAME] [--dry-run DIR]
     micro960 pull [--port P] [--to FILE]
     micro960 bridge [--port P] [--wait SECONDS] [--timeout SECONDS]
+    micro960 emulator [--board NAME]
 
 play, perft, startpos and replay are the firmware's own text commands
 (firmware/micro960/text/commands.py): this file only picks the runtime and passes
@@ -108,6 +109,9 @@ def build_parser():
     commands.add_parser("pull", help="copy the finished games from a board", add_help=False)
     commands.add_parser("bridge", help="the Pico as a UCI engine for chess GUIs",
                         add_help=False)
+    # and emulator (host_tools/emulator_command.py).
+    commands.add_parser("emulator", add_help=False,
+                        help="play the real firmware on an emulated Pico, no board needed")
     return parser
 
 
@@ -131,6 +135,9 @@ def main(argv=None):
         if args.command == "bridge":
             from . import bridge
             return bridge.main(rest)
+        if args.command == "emulator":
+            from . import emulator_command
+            return emulator_command.main(rest)
         if rest and rest[0] == "--":
             rest = rest[1:]
         return run_firmware_command([args.command] + rest, args.runtime, args.heap)

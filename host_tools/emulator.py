@@ -24,12 +24,17 @@ Time on the device is the emulated 125 MHz clock's (`time.ticks_ms()`), the
 only clock to time it by: this machine runs it several times slower. The
 emulator has no flash-cache (XIP) stalls, so a real Pico is somewhat slower;
 flash erases and writes take no time on its clock (on a Pico, some
-milliseconds each).
+milliseconds each). While the CPU waits (WFE, WFI) the clock jumps to the
+next timer, and stands still with none set, unless real_time says so.
 
     with EmulatedPico() as pico:
-        pico.read_until("press Enter")
+        pico.read_until("micro960 on Raspberry Pi Pico")
         pico.send("uci")
         pico.read_until("uciok")
+
+(read_until() waits for a line that starts with its text; tests/test_pico.py
+runs this example as it stands.) `micro960 emulator` puts a person's terminal
+on the board's serial port (host_tools/emulator_command.py).
 """
 import os
 import queue
@@ -107,12 +112,17 @@ REBOOT = 3
 class EmulatedPico:
     """The emulated board: send() lines to its USB serial port, read its lines."""
 
-    def __init__(self, board="pico", extra=None, matrix=None):
+    def __init__(self, board="pico", extra=None, matrix=None, on_output=None,
+                 real_time=False):
         """`board`: whose bundle the flash holds (None: none, a Pico fresh
         from MicroPython's .uf2, for `micro960 flash` to fill); `extra`:
         files {name: text} beside the bundle's (e.g. a board.py); `matrix`:
         (row pins, column pins) of a sensor board's switch matrix, whose
-        pieces occupy() sets."""
+        pieces occupy() sets; `on_output`: a function given every chunk of
+        bytes the board says, as it comes (a terminal shows them);
+        `real_time`: the board's clock runs as this machine's while its CPU
+        waits (for a person's keys), where it would stand still or jump
+        to its next timer (see pico.mjs)."""
         reason = missing()
         if reason:
             raise runtime.ToolMissing(reason)
@@ -128,6 +138,8 @@ class EmulatedPico:
         self.lines = queue.Queue()
         self.said = []
         self.matrix = matrix
+        self.on_output = on_output
+        self.real_time = real_time
         self.occupied = None  # the pieces on the sensor board, as occupy() last set them
         self.pieces = None  # where occupy() writes, with a matrix
         self.port = None  # the pseudo-terminal's path once serial_port() made it
@@ -149,7 +161,7 @@ class EmulatedPico:
             self.pieces = os.fdopen(write_end, "w")
         process = subprocess.Popen(
             command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-            pass_fds=fds)
+            pass_fds=fds, env=dict(os.environ, MICRO960_REAL_TIME_IDLE="01"[self.real_time]))
         if fds:
             os.close(fds[0])
         self.process = process
@@ -171,6 +183,8 @@ class EmulatedPico:
         boot it again; when the emulator stops, a None line says so."""
         partial = b""
         for data in iter(lambda: process.stdout.read1(4096), b""):
+            if self.on_output:
+                self.on_output(data)
             self._to_port(data)
             partial += data.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
             *done, partial = partial.split(b"\n")
@@ -232,7 +246,7 @@ class EmulatedPico:
                 return  # close() closed the port
             if not data:
                 return
-            self._write(data)
+            self.write(data)
 
     def _to_port(self, data):
         """Relay what the board says to the serial port. With no program
@@ -249,7 +263,8 @@ class EmulatedPico:
             except (OSError, ValueError):
                 return  # close() closed the port
 
-    def _write(self, data):
+    def write(self, data):
+        """Bytes to the board's serial port, as they are (keys as typed)."""
         with self._stdin_lock:
             try:
                 self.process.stdin.write(data)
@@ -258,7 +273,7 @@ class EmulatedPico:
                 pass  # the board is off (a power cut, a reset): the bytes are lost
 
     def send(self, text, end="\r\n"):
-        self._write((text + end).encode())
+        self.write((text + end).encode())
 
     def read_until(self, done, timeout=120):
         """The lines up to the first that starts with `done` (a string) or

@@ -13,7 +13,7 @@ import sys
 
 import pytest
 
-from host_tools import bridge, cli, flash, match, pull
+from host_tools import bridge, cli, emulator_command, flash, match, pull
 
 from conftest import FIRMWARE, REPO
 
@@ -67,6 +67,7 @@ def argparse_options(parser):
     ("bench", [p for p in cli.build_parser()._subparsers._group_actions[0].choices.values()
                if p.prog.endswith(" bench")][0]),
     ("bridge", bridge.build_parser()),
+    ("emulator", emulator_command.build_parser()),
     ("flash", flash.build_parser()),
     ("pull", pull.build_parser()),
     ("match", match.build_parser()),

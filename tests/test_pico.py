@@ -33,6 +33,18 @@ def pico():
     board.close()
 
 
+def test_the_modules_example_runs_as_written():
+    """host_tools/emulator.py's docstring example, run as it stands (it once
+    waited for a line starting "press Enter", which no line does)."""
+    import textwrap
+    doc = emulator.__doc__
+    start = doc.index("    with EmulatedPico() as pico:")
+    end = doc.find("\n\n", start)
+    example = textwrap.dedent(doc[start:end if end > 0 else len(doc)])
+    assert example.count("pico.") == 3, example
+    exec(example, {"EmulatedPico": emulator.EmulatedPico})
+
+
 def repl(pico, code):
     """Stop main.py (Ctrl-C) and run `code` at the MicroPython prompt; its lines."""
     if not getattr(pico, "at_prompt", False):

@@ -1,6 +1,8 @@
 // An emulated Raspberry Pi Pico running a MicroPython .uf2, its USB serial
 // port on this process's stdin and stdout.
 //   node pico.mjs FIRMWARE.uf2 BOOTROM.bin [LITTLEFS.img [ROWS:COLUMNS:FD]]
+// With MICRO960_REAL_TIME_IDLE=1 in the environment, the device's clock
+// follows this machine's while the CPU waits (see the end of this file).
 // LITTLEFS.img is the flash from FS_OFFSET on, and stays so: every erase and
 // program of the flash is written through to it, so after the process is
 // killed (a power cut) it holds what the flash would. When the firmware
@@ -197,5 +199,47 @@ if (matrix) {
 // Start at boot2 in flash, as the boot ROM would after checking it (its
 // flash reads through the SSI are not emulated).
 mcu.core.PC = FLASH_START;
-simulator.execute();
+if (process.env.MICRO960_REAL_TIME_IDLE === '1') {
+  runWaitingInRealTime();
+} else {
+  simulator.execute();
+}
+
+// rp2040js's Simulator.execute() skips the time the CPU waits for an
+// interrupt (WFE, WFI): the device's clock jumps to its next timer, and
+// stands still when none is set, so a board waiting for a person's move
+// would count none of their thinking time. Tests want that (they wait
+// less); a person at `micro960 emulator` does not: here, while the CPU
+// waits, the device's clock runs as this machine's does. (While it
+// computes, each instruction takes its 8 ns of device time, as there.)
+function runWaitingInRealTime() {
+  const { clock } = simulator;
+  const cycleNanos = 1e9 / 125e6;
+  let waitingSince = null; // this machine's time (ns) the device's clock has caught up to
+  simulator.stopped = false; // a BKPT that is not a flash function stops it
+  const run = () => {
+    for (let i = 0; i < 1000000 && !simulator.stopped; i++) {
+      if (!mcu.core.waiting) {
+        waitingSince = null;
+        clock.tick(mcu.core.executeInstruction() * cycleNanos);
+        continue;
+      }
+      const now = Number(process.hrtime.bigint());
+      if (waitingSince === null) waitingSince = now;
+      const behind = now - waitingSince;
+      const alarm = clock.nanosToNextAlarm; // 0: no timer set
+      if (alarm > 0 && alarm <= behind) {
+        clock.tick(alarm); // a timer due in the time passed: it fires, as it would have
+        waitingSince += alarm;
+        continue;
+      }
+      clock.tick(behind); // caught up: let this machine's time pass, and input come in
+      waitingSince = now;
+      setTimeout(run, alarm > 0 ? Math.min(10, Math.ceil((alarm - behind) / 1e6)) : 10);
+      return;
+    }
+    if (!simulator.stopped) setTimeout(run, 0);
+  };
+  run();
+}
 

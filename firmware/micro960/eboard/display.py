@@ -11,14 +11,21 @@ both show on either square. The right half has seven columns of text:
     Black      W 14:52 / B 15:00)
     12...      the last move
     Nxe5+
-    Check      or Mate, Draw, Stalemate, 1-0 ...
+    Check      when the side to move is in check
     +0.35      the engine's evaluation for White, when shown (#-2: mated in 2)
+
+and when the game is over, who won and why (ending() says it in words):
+
+    White      neither side highlighted
+    Black
+    Qh4#       the last move
+    Black      Black, White or Draw
+    wins       (a draw: the reason in two lines, e.g. stale- / mate)
+    by mate    or on time, resign., ...
 
     display = Display(SSD1306(i2c))
     display.show(game, "Nf3")          # a game.Game and its last move in SAN
 """
-import framebuf
-
 from micro960.rules.position import BLACK, OFF, TO64, WHITE
 
 # The figures, 6x6 inside the 8x8 square (a rim goes round them), rows from
@@ -31,7 +38,17 @@ FIGURES = (
     ("#.##.#", "#.##.#", "######", ".####.", ".####.", "######"),
     ("..##..", ".####.", "..##..", "######", ".####.", "######"),
 )
-TEXT_X = 68  # where the text column starts
+TEXT_X = 68  # where the text column starts: 7 characters of 8 pixels fit
+
+# Why a game ended, in at most 7 characters a line: (words of the rules'
+# reason, Game.reason(), what the display says). A win says why in one
+# line under "wins"; a draw has two lines under "Draw".
+WON_BY = (("checkmate", "by mate"), ("on time", "on time"), ("resigns", "resign."),
+          ("captured", "K taken"))
+DRAWN_BY = (("stalemate", "stale-", "mate"), ("75-move", "75-move", "rule"),
+            ("fivefold", "5-fold", "repet."), ("fifty", "50-move", "claimed"),
+            ("threefold", "3-fold", "claimed"), ("insufficient", "insuff.", "mat'l"),
+            ("cannot mate", "time up", "no mate"), ("agreed", "agreed", ""))
 
 
 def _masks(rows):
@@ -54,6 +71,7 @@ def _masks(rows):
 
 class Display:
     def __init__(self, driver):
+        import framebuf  # here, so that ending() is read on CPython too, which has none
         self.driver = driver
         self.width = driver.width
         self.buffer = bytearray(driver.width * driver.height // 8)
@@ -68,15 +86,22 @@ class Display:
         frame.fill(0)
         self._board(game.pos.board, flipped)
         side = game.pos.side
-        self._players(side if game.result() == "*" else 0, clock)
-        if last and game.moves:
-            pos = game.pos
-            frame.text("%d.%s" % (pos.fullmove - (side == WHITE), ".." if side == WHITE else ""),
-                       TEXT_X, 24, 1)
-            frame.text(last[:7], TEXT_X, 34, 1)
-        frame.text(_status(game), TEXT_X, 46, 1)
-        if evaluation is not None:
-            frame.text(_evaluation_text(evaluation), TEXT_X, 56, 1)
+        over = ending(game)
+        self._players(0 if over else side, clock)
+        if over:
+            if last and game.moves:
+                frame.text(last[:7], TEXT_X, 24, 1)
+            for y, line in zip((34, 46, 56), over):
+                frame.text(line, TEXT_X, y, 1)
+        else:
+            if last and game.moves:
+                frame.text("%d.%s" % (game.pos.fullmove - (side == WHITE),
+                                      ".." if side == WHITE else ""), TEXT_X, 24, 1)
+                frame.text(last[:7], TEXT_X, 34, 1)
+            if game.pos.in_check() and not game.rules.king_capture:
+                frame.text("Check", TEXT_X, 46, 1)
+            if evaluation is not None:
+                frame.text(_evaluation_text(evaluation), TEXT_X, 56, 1)
         self.driver.show(self.buffer)
 
     def show_clocks(self, clock, side):
@@ -135,16 +160,21 @@ def _evaluation_text(score):
     return "%+.2f" % (score / 100)
 
 
-def _status(game):
-    """One word for the display: the game's state, or nothing to say."""
+def ending(game):
+    """The end of the game for the display, three lines of at most 7
+    characters: who won (White, Black) and "wins", or "Draw", then why;
+    None while the game goes on."""
     result = game.result()
     if result == "*":
-        if game.pos.in_check() and not game.rules.king_capture:
-            return "Check"
-        return ""
+        return None
     reason = game.reason()
-    if reason == "checkmate":
-        return "Mate"
-    if reason == "stalemate":
-        return "Stalem."
-    return "Draw" if result == "1/2-1/2" else result
+    if result == "1/2-1/2":
+        for words in DRAWN_BY:
+            if words[0] in reason:
+                return ("Draw", words[1], words[2])
+        return ("Draw", "", "")
+    winner = "White" if result == "1-0" else "Black"
+    for words, text in WON_BY:
+        if words in reason:
+            return (winner, "wins", text)
+    return (winner, "wins", "")

@@ -7,11 +7,14 @@ from fake_hardware import FakeMachine, FakeSSD1306
 from micro960.device.board import Config
 from micro960.rules.game import Game
 
+from micro960.eboard.display import TEXT_X, ending
+
 try:
-    from micro960.eboard.display import TEXT_X, Display
+    import framebuf
+    from micro960.eboard.display import Display
     from micro960.device.ssd1306 import SSD1306
 except ImportError:
-    TEXT_X = Display = SSD1306 = None
+    framebuf = Display = SSD1306 = None
 
 try:
     from unittest import SkipTest  # pytest skips on it too
@@ -86,11 +89,11 @@ def test_moves_turns_check_and_the_end_of_the_game():
     for move in ("f3", "e5", "g4", "Qh4#"):
         game.play(move)
     display.show(game, "Qh4#", evaluation=-30000)
-    mate = [device.pixel(x, y) for x in range(TEXT_X, 128) for y in range(46, 54)]
-    assert sum(mate) > 0 and mate != check  # Mate
-    # The game is over: no one to move, neither name highlighted.
+    # The game is over: no one to move, neither name highlighted; the last
+    # move, who won and why instead of its number and the evaluation.
     assert lit(device, TEXT_X - 2, 0, 128, 10) < 200 and lit(device, TEXT_X - 2, 10, 128, 20) < 200
-    assert lit(device, TEXT_X, 56, 128, 64) > 0  # the evaluation asked for
+    assert text_rows(device, 24, 64) == drawn_text(((24, "Qh4#"), (34, "Black"), (46, "wins"),
+                                                     (56, "by mate")))
 
 
 def test_a_display_that_does_not_answer_is_left_out():
@@ -113,6 +116,75 @@ def test_a_display_that_does_not_answer_is_left_out():
 
 def text_rows(device, y0, y1):
     return bytes(device.pixel(x, y) for x in range(TEXT_X, 128) for y in range(y0, y1))
+
+
+def drawn_text(lines, y0=24, y1=64):
+    """text_rows() of a display showing only `lines` ((y, text), ...) in its text column."""
+    buffer = bytearray(128 * 64 // 8)
+    frame = framebuf.FrameBuffer(buffer, 128, 64, framebuf.MONO_VLSB)
+    for y, text in lines:
+        frame.text(text, TEXT_X, y, 1)
+    return bytes(buffer[(y >> 3) * 128 + x] >> (y & 7) & 1
+                 for x in range(TEXT_X, 128) for y in range(y0, y1))
+
+
+def played(moves, fen=None, rules="chess960"):
+    game = Game(rules, fen, None if fen else 518)
+    for move in moves.split():
+        game.play(move)
+    return game
+
+
+KNIGHTS = "Nf3 Nf6 Ng1 Ng8 " * 4  # the start position five times
+LONE_ROOK = "4k3/8/8/8/8/8/8/R3K3 w - - %d 90"
+# Each way a game ends: how to get there, and what the display says of it.
+ENDINGS = (
+    (lambda: played("e4 e5 Bc4 Nc6 Qh5 Nf6 Qxf7#"), ("White", "wins", "by mate")),
+    (lambda: played("f3 e5 g4 Qh4#"), ("Black", "wins", "by mate")),
+    (lambda: played("", "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1"), ("Draw", "stale-", "mate")),
+    (lambda: played("", "8/8/8/4k3/8/8/8/4K3 w - - 0 1"), ("Draw", "insuff.", "mat'l")),
+    (lambda: played("", LONE_ROOK % 150), ("Draw", "75-move", "rule")),
+    (lambda: played(KNIGHTS), ("Draw", "5-fold", "repet.")),
+    (lambda: ended(played(KNIGHTS[:32]), "claim_draw"), ("Draw", "3-fold", "claimed")),
+    (lambda: ended(played("", LONE_ROOK % 100), "claim_draw"), ("Draw", "50-move", "claimed")),
+    (lambda: ended(played("e4"), "resign"), ("White", "wins", "resign.")),  # Black resigns
+    (lambda: ended(played("e4"), "agree_draw"), ("Draw", "agreed", "")),
+    (lambda: ended(played("e4"), "flag", 16), ("White", "wins", "on time")),  # Black's flag
+    # White's flag, but Black has a lone king: it cannot mate.
+    (lambda: ended(played("", "8/8/8/4k3/8/8/8/Q3K3 b - - 0 1"), "flag", 8),
+     ("Draw", "time up", "no mate")),
+    (lambda: played("e4 f5 Qh5 a6 Qxe8", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1",
+                    "lrs"), ("White", "wins", "K taken")),
+)
+
+
+def ended(game, how, *args):
+    getattr(game, how)(*args)
+    return game
+
+
+def test_the_end_of_a_game_says_who_won_and_why():
+    """Every way a game ends, in the 7 characters a line of the display's
+    text column has: "White wins by mate", not the result's "0-1" or a
+    mate score of "#-0"."""
+    for make, lines in ENDINGS:
+        game = make()
+        assert ending(game) == lines, (game.reason(), ending(game), lines)
+        assert all(len(line) <= 7 for line in lines), lines
+    game = Game("chess960", number=518)
+    assert ending(game) is None
+    game.play("e4")
+    assert ending(game) is None
+
+
+def test_the_end_of_a_game_as_the_display_draws_it():
+    display, device = oled()
+    for make, lines in ENDINGS:
+        game = make()
+        display.show(game, "Qxf7#", evaluation=30000)
+        last = ((24, "Qxf7#"),) if game.moves else ()
+        assert text_rows(device, 24, 64) == drawn_text(last + tuple(zip((34, 46, 56), lines))), \
+            lines
 
 
 def board_pixels(device):
