@@ -25,7 +25,7 @@ import pytest
 
 from conftest import REPO
 
-from host_tools import bridge, cli, flash, match, pull
+from host_tools import bridge, cli, emulator_command, flash, match, pull
 
 PAGES = [REPO / "README.md"] + sorted((REPO / "docs").glob("*.md"))
 MARKER = re.compile(r"<!--\s*docs-test:\s*(run|parse|external|text)((?:\s+\w+=\S+)*)\s*-->")
@@ -122,7 +122,8 @@ def test_the_commands_run(tmp_path):
 def own_parser(command):
     """The argparse parser of a micro960 command that has one, else None."""
     parsers = {"flash": flash.build_parser, "pull": pull.build_parser,
-               "bridge": bridge.build_parser, "match": match.build_parser}
+               "bridge": bridge.build_parser, "match": match.build_parser,
+               "emulator": emulator_command.build_parser}
     if command in parsers:
         return parsers[command]()
     return None
@@ -135,8 +136,8 @@ def firmware_help(command):
 
 
 def parse_problem(line):
-    """Why `line` would not parse, or None."""
-    words = shlex.split(line, comments=True)
+    """Why `line` would not parse, or None (a pipe's last command is the one checked)."""
+    words = shlex.split(line.rsplit("|", 1)[-1], comments=True)
     while words and re.fullmatch(r"[A-Z_]+=.*", words[0]):
         words = words[1:]  # VARIABLE=value before the command
     program, args = Path(words[0]).name, words[1:]
