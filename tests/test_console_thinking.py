@@ -96,7 +96,11 @@ def test_a_move_typed_while_the_engine_thinks_is_refused_and_stop_moves_now(runt
     time.sleep(0.5)
     out = engine.communicate("fen\nquit\n", timeout=60)[0]
     assert time.monotonic() - started < 20, out  # not the 30 s it was given
-    assert "error: 'Nf3' was typed while the engine thought; type it again now" in out, out
+    refused = "error: 'Nf3' was typed while the engine thought; type it again now"
+    assert refused in out, out
+    # Said once it can be acted on: after the engine's move (it was said at
+    # once, while typing it again was refused again: issue 40).
+    assert out.index("micro960 plays 1. ") < out.index(refused), out
     assert one_white_move(out), out  # Black's Nf3 was never played
     assert engine.returncode == 0
 

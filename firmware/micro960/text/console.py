@@ -5,7 +5,7 @@ game stays exactly as it was. The board is drawn in ASCII, which every
 terminal shows; `unicode` draws chess symbols and `color` paints the squares
 with ANSI escape codes, the last move's two squares highlighted.
 """
-from micro960.compat import const, release, ticks_ms
+from micro960.compat import const, release, ticks_diff, ticks_ms
 from micro960.rules.game import Game, UNDECIDED
 from micro960.lines import CONSOLE_LIMIT
 from micro960.rules.notation import parse_move, san, san_line, side_name
@@ -56,7 +56,9 @@ class Console:
         self.now = ticks_ms  # the clocks' time (ms)
         self.pondering = True  # think on the person's time (text/pondering.py)
         self.expected = None  # (game, plies, move): the reply the engine expects
-        self.said = None  # (score, line) of the last thinking line shown
+        self.said = None  # (score, line, first move) of this search's last thinking line shown
+        self.reached = 0  # the depth of this search's last finished iteration
+        self.typed = []  # the lines typed while the engine thought, refused once it is done
         self.forget()
 
     # ---------------------------------------------------------------- input
@@ -178,6 +180,7 @@ class Console:
         game = self.game
         if self.setup or game.pos.side != self.engine_side or game.result() != UNDECIDED:
             return
+        self.said = None
         try:
             move, self.engine_score = self.engine.think(game, self._limits())
         except KeyboardInterrupt:
@@ -191,14 +194,17 @@ class Console:
             self.answer(move)
 
     def answer(self, move):
-        """Play the engine's move, and remember the reply it expects."""
+        """Play the engine's move, and remember the reply it expects; then
+        refuse what was typed while it thought."""
         game = self.game
+        self.show_choice(move)
         line = self.engine.pv(move, 2)
         self._played(move, None, "micro960 plays ")
         self.expected = (game, len(game.moves), line[1]) if len(line) == 2 else None
         self.keep()
         self.show_board()
         self.announce()
+        self.say_typed()
 
     def next_line(self):
         """The next line typed; meanwhile the engine ponders, where it may."""
@@ -240,10 +246,20 @@ class Console:
         if word in ("quit", "exit"):
             self.running = False
         elif word not in ("", "stop"):
-            self.out("error: %r was typed while the engine thought; type it again now"
-                     % line.strip()[:CONSOLE_LIMIT].replace("\x1a", "?"))  # as it was echoed
+            # Said once the engine is done (say_typed): now it would be refused again.
+            self.typed.append(line.strip()[:CONSOLE_LIMIT].replace("\x1a", "?"))  # as echoed
             return False
         return True
+
+    def say_typed(self):
+        """Once the engine has moved (or hinted, or analysed): the lines typed
+        while it thought. They were meant for the position before, so none is
+        played or carried out; each may be typed again now."""
+        over = self.game.result() != UNDECIDED
+        for text in self.typed:
+            self.out("error: %r was typed while the engine thought; %s"
+                     % (text, "the game is over" if over else "type it again now"))
+        del self.typed[:]
 
     def _limits(self):
         """The engine's limits: from its clock if there is one, else `time`."""
@@ -291,14 +307,40 @@ class Console:
         the best line: depth, score, nodes, time, best line, and on a clock
         the time the engine has left. (A mate found early is not repeated at
         every depth after.)"""
-        clock = self.game.clock
-        said = (score, " ".join(san_line(self.game.pos, pv)))
-        if said == self.said:
+        self.reached = depth
+        line = " ".join(san_line(self.game.pos, pv))
+        said = self.said
+        if said and said[0] == score and said[1] == line:
             return
-        self.said = said
+        self.said = (score, line, pv[0] if pv else 0)
+        self._say_line(depth, self.score_text(score), nodes, ms, line)
+
+    def _say_line(self, depth, score, nodes, ms, line):
+        clock = self.game.clock
         self.out("  depth %d  %s  %d nodes  %d.%d s  %s%s" % (
-            depth, self.score_text(score), nodes, ms // 1000, ms % 1000 // 100, said[1],
+            depth, score, nodes, ms // 1000, ms % 1000 // 100, line,
             "  (clock %s)" % clock.left_text(self.game.pos.side) if clock else ""))
+
+    def show_choice(self, move):
+        """After a search, before its move is said (played, or a hint): if the
+        last thinking line began with another move, a last line that begins
+        with the move chosen.
+        In place of a score it says why it differs: `unfinished`, a move that
+        beat the last line's in the depth the time cut short (its score is
+        not known), or `level N`, a weaker move played on purpose."""
+        said = self.said
+        self.said = None
+        if not said or said[2] == move:
+            return
+        engine = self.engine
+        depth = self.reached
+        if engine.skill < 20 and not (engine.stopped and move == engine.root_raised):
+            why = "level %d" % engine.skill
+        else:
+            why = "unfinished"
+            depth += 1
+        line = " ".join(san_line(self.game.pos, engine.pv(move, depth)))
+        self._say_line(depth, why, engine.nodes, ticks_diff(ticks_ms(), engine.start), line)
 
     def announce(self):
         game = self.game

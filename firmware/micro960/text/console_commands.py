@@ -241,6 +241,7 @@ def cmd_hint(console, args):
     move, score = _think(console, console.limits)  # Ctrl-C: the best move so far
     if move:
         console.out("Hint: %s (%s)" % (san(game.pos, move), _said_score(console, score)))
+    console.say_typed()
 
 
 def cmd_analyze(console, args):
@@ -254,6 +255,7 @@ def cmd_analyze(console, args):
     move, score = _think(console, limits)  # Ctrl-C stops it too
     if move:
         console.out("Best: %s (%s)" % (san(game.pos, move), _said_score(console, score)))
+    console.say_typed()
 
 
 def _think(console, limits):
@@ -261,13 +263,16 @@ def _think(console, limits):
     not the program (as when the engine thinks on its own time, see
     Console.reply): then the best move found so far, and score None."""
     game = console.game
+    console.said = None
     try:
-        return console.engine.think(game, limits)
+        move, score = console.engine.think(game, limits)
     except KeyboardInterrupt:
         game.rebuild()  # the moves the search was trying are taken back
         moves = game.legal_moves()
         best = console.engine.best
-        return (best if best in moves else moves[0] if moves else 0), None
+        move, score = (best if best in moves else moves[0] if moves else 0), None
+    console.show_choice(move)
+    return move, score
 
 
 def _said_score(console, score):
