@@ -388,8 +388,9 @@ class Console:
                 self.out(line)
             self.out(self.setup.next_text())
             return
+        # (once the game is over, nobody is to move)
         for line in board_lines(game or self.game, self.unicode, flipped, self.color,
-                                self.last_move_text()):
+                                self.last_move_text(), self.game.result() == UNDECIDED):
             self.out(line)
         if self.game.clock:
             self.out(self.game.clock.line())
@@ -409,9 +410,10 @@ COMMANDS = {
 }
 
 
-def board_lines(game, unicode=False, flipped=False, color=False, last_move=None):
+def board_lines(game, unicode=False, flipped=False, color=False, last_move=None,
+                to_move=True):
     """The board as lines of text, White at the bottom unless flipped, then
-    the last move (its text, e.g. `12...Nf6`) and who is to move."""
+    the last move (its text, e.g. `12...Nf6`) and, with `to_move`, who is to move."""
     pos = game.pos
     ranks = range(8) if flipped else range(7, -1, -1)
     files = range(7, -1, -1) if flipped else range(8)
@@ -438,7 +440,8 @@ def board_lines(game, unicode=False, flipped=False, color=False, last_move=None)
         lines.append("    " + " ".join("abcdefgh"[f] for f in files))
     if last_move:
         lines.append("Last move: " + last_move)
-    lines.append("%s to move" % side_name(pos.side))
+    if to_move:
+        lines.append("%s to move" % side_name(pos.side))
     return lines
 
 

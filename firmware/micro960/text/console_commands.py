@@ -67,8 +67,10 @@ def _archive(console, game):
     """Archive an ended game and clear its save; None, or why not."""
     import gc
     gc.collect()  # the archive's lines need room: clear the garbage first
+    # An unfinished one (result *) is marked so, as PGN has it.
+    tags = {"Termination": "unterminated"} if game.result() == UNDECIDED else None
     # (a game just ended is new to the archive, even if the last one reads the same)
-    problem = console.store.finish(game, None, game is console.unarchived)
+    problem = console.store.finish(game, tags, game is console.unarchived)
     if not problem:
         console.unarchived = None
     elif console.unarchived is not game:
@@ -100,6 +102,7 @@ def cmd_new(console, args):
         if len(args) > 1:
             raise ValueError("new setup takes nothing after it, not %r" % " ".join(args[1:]))
         from .console_setup import SetUpPhase  # loaded only when asked for
+        _keep_unfinished(console)
         SetUpPhase(console, rules)
         return
     from micro960.rules.startpos import backrank, setup_number, setup_numbers, sp_from_dice
@@ -131,6 +134,7 @@ def cmd_rules(console, args):
 
 def _begin(console, game):
     """Play `game` from now on, on a clock like the last game's if it had one."""
+    _keep_unfinished(console)
     old = console.game.clock
     if old:
         from micro960.device.clock import Clock
@@ -138,6 +142,22 @@ def _begin(console, game):
     console.game = game
     console.draw_offer = console.setup = None  # a new game ends a set-up phase
     console.start_clock()
+
+
+def _keep_unfinished(console):
+    """Before a new game takes its place, an unfinished game goes to the
+    archive with the result * rather than being thrown away: a player who
+    typed new by mistake still has it, and asking first would hold every
+    new game up. A game with no move yet has nothing to keep."""
+    game = console.game
+    if not console.store or not len(game.moves) or game.result() != UNDECIDED:
+        return
+    problem = _archive(console, game)
+    if problem:
+        console.out("warning: %s; %s keeps it until games.pgn takes it"
+                    % (problem, console.store.current))
+    else:
+        console.out("The unfinished game was kept in %s." % console.store.archive_path)
 
 
 def cmd_clock(console, args):
