@@ -111,7 +111,8 @@ class Console:
 
     def keep(self):
         """Save the game after every change, so a power cut loses nothing; when
-        it ends, add it to the archive and clear the save."""
+        it ends, add it to the archive and clear the save. Why the save
+        failed, or None."""
         if not self.store:
             return
         game = self.game
@@ -135,6 +136,7 @@ class Console:
         problem = self.store.save(game)  # (not written again if it is the same)
         if problem:
             self.out("warning: %s; the game goes on" % problem)
+        return problem
 
     def _check_flag(self):
         """End the game (True) if the side to move has run out of time."""
