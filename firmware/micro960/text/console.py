@@ -5,7 +5,7 @@ game stays exactly as it was. The board is drawn in ASCII, which every
 terminal shows; `unicode` draws chess symbols and `color` paints the squares
 with ANSI escape codes, the last move's two squares highlighted.
 """
-from micro960.compat import const, release, ticks_diff, ticks_ms
+from micro960.compat import const, release, ticks_ms
 from micro960.rules.game import Game, UNDECIDED
 from micro960.lines import CONSOLE_LIMIT
 from micro960.rules.notation import parse_move, san, san_line, side_name
@@ -199,14 +199,19 @@ class Console:
         """Play the engine's move, and remember the reply it expects; then
         refuse what was typed while it thought."""
         game = self.game
-        self.show_choice(move)
+        said = self.said
+        if said and said[2] != move:  # the last thinking line began with another move
+            from .console_commands import show_choice  # (seldom: loaded for then)
+            show_choice(self, move)
         line = self.engine.pv(move, 2)
         self._played(move, None, "micro960 plays ")
         self.expected = (game, len(game.moves), line[1]) if len(line) == 2 else None
         self.keep()
         self.show_board()
         self.announce()
-        self.say_typed()
+        if self.typed:
+            from .console_commands import say_typed  # now and then: loaded for then
+            say_typed(self)
 
     def next_line(self):
         """The next line typed; meanwhile the engine ponders, where it may."""
@@ -252,16 +257,6 @@ class Console:
             self.typed.append(line.strip()[:CONSOLE_LIMIT].replace("\x1a", "?"))  # as echoed
             return False
         return True
-
-    def say_typed(self):
-        """Once the engine has moved (or hinted, or analysed): the lines typed
-        while it thought. They were meant for the position before, so none is
-        played or carried out; each may be typed again now."""
-        over = self.game.result() != UNDECIDED
-        for text in self.typed:
-            self.out("error: %r was typed while the engine thought; %s"
-                     % (text, "the game is over" if over else "type it again now"))
-        del self.typed[:]
 
     def _limits(self):
         """The engine's limits: from its clock if there is one, else `time`."""
@@ -315,34 +310,15 @@ class Console:
         if said and said[0] == score and said[1] == line:
             return
         self.said = (score, line, pv[0] if pv else 0)
-        self._say_line(depth, self.score_text(score), nodes, ms, line)
+        self.say_line(depth, self.score_text(score), nodes, ms, line)
 
-    def _say_line(self, depth, score, nodes, ms, line):
+    def say_line(self, depth, score, nodes, ms, line):
+        """A thinking line; `score` is its text (or, after a search, why the
+        line of the move chosen has none: console_commands.show_choice)."""
         clock = self.game.clock
         self.out("  depth %d  %s  %d nodes  %d.%d s  %s%s" % (
             depth, score, nodes, ms // 1000, ms % 1000 // 100, line,
             "  (clock %s)" % clock.left_text(self.game.pos.side) if clock else ""))
-
-    def show_choice(self, move):
-        """After a search, before its move is said (played, or a hint): if the
-        last thinking line began with another move, a last line that begins
-        with the move chosen.
-        In place of a score it says why it differs: `unfinished`, a move that
-        beat the last line's in the depth the time cut short (its score is
-        not known), or `level N`, a weaker move played on purpose."""
-        said = self.said
-        self.said = None
-        if not said or said[2] == move:
-            return
-        engine = self.engine
-        depth = self.reached
-        if engine.skill < 20 and not (engine.stopped and move == engine.root_raised):
-            why = "level %d" % engine.skill
-        else:
-            why = "unfinished"
-            depth += 1
-        line = " ".join(san_line(self.game.pos, engine.pv(move, depth)))
-        self._say_line(depth, why, engine.nodes, ticks_diff(ticks_ms(), engine.start), line)
 
     def announce(self):
         game = self.game

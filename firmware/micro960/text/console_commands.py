@@ -5,8 +5,9 @@ loads this module when it needs it and gives its heap back after
 (Console.forget), so a Pico has that room in the meantime. Each command
 takes the Console and the words after the command.
 """
+from micro960.compat import ticks_diff, ticks_ms
 from micro960.rules.game import Game, UNDECIDED
-from micro960.rules.notation import san, side_name
+from micro960.rules.notation import san, san_line, side_name
 from micro960.rules.position import BLACK, BOTH, WHITE
 from micro960.rules.variants import NAMES, Rules
 from micro960.engine.search import Limits
@@ -261,7 +262,7 @@ def cmd_hint(console, args):
     move, score = _think(console, console.limits)  # Ctrl-C: the best move so far
     if move:
         console.out("Hint: %s (%s)" % (san(game.pos, move), _said_score(console, score)))
-    console.say_typed()
+    say_typed(console)
 
 
 def cmd_analyze(console, args):
@@ -275,7 +276,7 @@ def cmd_analyze(console, args):
     move, score = _think(console, limits)  # Ctrl-C stops it too
     if move:
         console.out("Best: %s (%s)" % (san(game.pos, move), _said_score(console, score)))
-    console.say_typed()
+    say_typed(console)
 
 
 def _think(console, limits):
@@ -291,8 +292,39 @@ def _think(console, limits):
         moves = game.legal_moves()
         best = console.engine.best
         move, score = (best if best in moves else moves[0] if moves else 0), None
-    console.show_choice(move)
+    said = console.said
+    if said and said[2] != move:
+        show_choice(console, move)
     return move, score
+
+
+def show_choice(console, move):
+    """After a search whose last thinking line began with another move than
+    `move`, the move chosen (played, or a hint): one more line, that begins
+    with it, before the move is said. In place of a
+    score it says why they differ: `unfinished`, a move that beat the last
+    line's in the depth the time (or Enter) cut short, its score not known;
+    or `level N`, a weaker move chosen on purpose below level 20."""
+    engine = console.engine
+    depth = console.reached
+    if engine.skill < 20 and not (engine.stopped and move == engine.root_raised):
+        why = "level %d" % engine.skill
+    else:
+        why = "unfinished"
+        depth += 1
+    line = " ".join(san_line(console.game.pos, engine.pv(move, depth)))
+    console.say_line(depth, why, engine.nodes, ticks_diff(ticks_ms(), engine.start), line)
+
+
+def say_typed(console):
+    """Once the engine has moved (or hinted, or analysed): the lines typed
+    while it thought (Console.typed_while_thinking). They were meant for the
+    position before, so none is played or carried out; now each can be."""
+    over = console.game.result() != UNDECIDED
+    for text in console.typed:
+        console.out("error: %r was typed while the engine thought; %s"
+                    % (text, "the game is over" if over else "type it again now"))
+    del console.typed[:]
 
 
 def _said_score(console, score):
