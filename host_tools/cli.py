@@ -140,12 +140,24 @@ def main(argv=None):
             return emulator_command.main(rest)
         if rest and rest[0] == "--":
             rest = rest[1:]
-        return run_firmware_command([args.command] + rest, args.runtime, args.heap)
+        code = run_firmware_command([args.command] + rest, args.runtime, args.heap)
+        if args.command == "play" and ("--help" in rest or "-h" in rest):
+            print(pc_options("play"))  # the firmware's help knows none of these
+        return code
     except runtime.ToolMissing as e:
         sys.stderr.write("micro960: %s\n" % e)
         return 1
     except KeyboardInterrupt:
         return 130
+
+
+def pc_options(command):
+    """The PC's own options of a firmware command, with their defaults."""
+    default_runtime, default_heap = FIRMWARE_COMMANDS[command][1:3]
+    return ("On a PC, micro960 %s also takes:\n"
+            "  --runtime NAME    micropython or cpython (default %s)\n"
+            "  --heap SIZE       MicroPython's heap, like a board with that much free\n"
+            "                    RAM (default %s)" % (command, default_runtime, default_heap))
 
 
 def run_firmware_command(argv, runtime_name, heap):

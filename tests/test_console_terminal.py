@@ -5,12 +5,15 @@ pseudo-terminal in raw mode as a Pico's USB serial port is), on MicroPython
 And firmware/main.py end to end on the MicroPython unix port: with a board
 whose ECHO is on, the console echoes what is typed, and UCI never does.
 """
+import fcntl
 import os
 import pty
 import select
 import shutil
+import signal
 import subprocess
 import sys
+import termios
 import time
 import tty
 from pathlib import Path
@@ -215,3 +218,54 @@ def test_main_answers_xboard_like_uci(tmp_path):
     assert any(line.startswith("feature ") and "done=1" in line for line in lines), output
     assert any(line.startswith("move ") for line in lines) and "pong 9" in lines, output
     assert not any(line.startswith(("xboard", "protover", "usermove")) for line in lines), output
+
+
+def as_a_terminal_runs_it():
+    """In the child: the pseudo-terminal is its controlling terminal, so a
+    Ctrl-C typed there is SIGINT to the whole foreground job (make and its
+    children), as in a terminal window; and SIGINT is not ignored, as it is
+    in a shell's background job."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+
+
+def test_ctrl_c_at_the_prompt_under_make_play_saves_and_reports_no_error(tmp_path):
+    """`make play` once ended on a Ctrl-C at the prompt with `make: *** [...]
+    Error 130` and no word of the game (issue 40). Now the program says
+    where the game is saved and ends with status 0; make, which got the
+    same SIGINT, then ends by it as it always does, reporting nothing."""
+    if not shutil.which("make"):
+        pytest.skip("no make")
+    if subprocess.run(["make", "-q", ".venv/requirements.stamp"], cwd=REPO).returncode:
+        pytest.skip("make setup first: make play would install the requirements now")
+    master, slave = pty.openpty()
+    env = dict(os.environ, MICRO960_GAMES=str(tmp_path))
+    # (two players: no engine to wait for, nor its thinking on your time,
+    # which the first Ctrl-C would stop; test_console_thinking has that)
+    make = subprocess.Popen(["make", "play", "ARGS=--sp 518 --color both"], cwd=REPO, env=env,
+                            stdin=slave, stdout=slave, stderr=slave, start_new_session=True,
+                            preexec_fn=as_a_terminal_runs_it)
+    os.close(slave)
+    try:
+        read_until(master, "White to move", timeout=60)  # at the prompt
+        os.write(master, b"e4\r")
+        read_until(master, "Black to move", timeout=60)
+        os.write(master, b"\x03")  # Ctrl-C, as typed
+        said = read_until(master, "next time.", timeout=30)
+        make.wait(timeout=30)
+        try:  # what make said after (EIO once nothing holds the terminal open)
+            said += os.read(master, 4096).decode() if select.select([master], [], [], 1)[0] \
+                else ""
+        except OSError:
+            pass
+    finally:
+        if make.poll() is None:
+            os.killpg(make.pid, signal.SIGKILL)
+        make.wait(timeout=10)
+        os.close(master)
+    saved = tmp_path / "game.txt"
+    assert "^C\r\nGame saved in %s; micro960 play takes it up again next time." % saved in said, \
+        said
+    assert "make: ***" not in said and "Error" not in said, said
+    assert make.returncode in (0, -signal.SIGINT), (make.returncode, said)
+    assert "\nmoves e2e4\n" in saved.read_text()

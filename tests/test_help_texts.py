@@ -96,3 +96,16 @@ def test_the_readme_asks_stockfish_for_an_elo_it_accepts(stockfish_path):
                                    r"min (\d+) max (\d+)", answer).groups())
     asked = [int(elo) for elo in re.findall(r"UCI_Elo[= ](?:value )?(\d+)", README)]
     assert asked and all(low <= elo <= high for elo in asked), (low, high, asked)
+
+
+@pytest.mark.parametrize("runtime", ["micropython", "cpython"])
+def test_play_help_gives_the_heap_and_runtime_the_command_uses(runtime):
+    """`micro960 play --help` said --heap defaulted to 192K, where the command
+    used 256K (issue 40): the defaults shown are the ones cli.py applies."""
+    _, default_runtime, default_heap, _ = cli.FIRMWARE_COMMANDS["play"]
+    shown = help_text("play", "--runtime", runtime, "--help")
+    heap = [line for line in shown.split("\n") if line.strip().startswith("--heap")]
+    assert heap and re.findall(r"default (\w+)", shown[shown.index(heap[0]):]
+                               )[0] == default_heap, shown
+    assert "(default %s)" % default_runtime in shown, shown
+    assert shown.count("--heap") == 1 and shown.count("--runtime") == 1, shown

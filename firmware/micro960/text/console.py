@@ -56,7 +56,9 @@ class Console:
         self.now = ticks_ms  # the clocks' time (ms)
         self.pondering = True  # think on the person's time (text/pondering.py)
         self.expected = None  # (game, plies, move): the reply the engine expects
-        self.said = None  # (score, line) of the last thinking line shown
+        self.said = None  # (score, line, first move) of this search's last thinking line shown
+        self.reached = 0  # the depth of this search's last finished iteration
+        self.typed = []  # the lines typed while the engine thought, refused once it is done
         self.forget()
 
     # ---------------------------------------------------------------- input
@@ -109,7 +111,8 @@ class Console:
 
     def keep(self):
         """Save the game after every change, so a power cut loses nothing; when
-        it ends, add it to the archive and clear the save."""
+        it ends, add it to the archive and clear the save. Why the save
+        failed, or None."""
         if not self.store:
             return
         game = self.game
@@ -133,6 +136,7 @@ class Console:
         problem = self.store.save(game)  # (not written again if it is the same)
         if problem:
             self.out("warning: %s; the game goes on" % problem)
+        return problem
 
     def _check_flag(self):
         """End the game (True) if the side to move has run out of time."""
@@ -178,6 +182,7 @@ class Console:
         game = self.game
         if self.setup or game.pos.side != self.engine_side or game.result() != UNDECIDED:
             return
+        self.said = None
         try:
             move, self.engine_score = self.engine.think(game, self._limits())
         except KeyboardInterrupt:
@@ -191,14 +196,22 @@ class Console:
             self.answer(move)
 
     def answer(self, move):
-        """Play the engine's move, and remember the reply it expects."""
+        """Play the engine's move, and remember the reply it expects; then
+        refuse what was typed while it thought."""
         game = self.game
+        said = self.said
+        if said and said[2] != move:  # the last thinking line began with another move
+            from .console_commands import show_choice  # (seldom: loaded for then)
+            show_choice(self, move)
         line = self.engine.pv(move, 2)
         self._played(move, None, "micro960 plays ")
         self.expected = (game, len(game.moves), line[1]) if len(line) == 2 else None
         self.keep()
         self.show_board()
         self.announce()
+        if self.typed:
+            from .console_commands import say_typed  # now and then: loaded for then
+            say_typed(self)
 
     def next_line(self):
         """The next line typed; meanwhile the engine ponders, where it may."""
@@ -240,8 +253,8 @@ class Console:
         if word in ("quit", "exit"):
             self.running = False
         elif word not in ("", "stop"):
-            self.out("error: %r was typed while the engine thought; type it again now"
-                     % line.strip()[:CONSOLE_LIMIT].replace("\x1a", "?"))  # as it was echoed
+            # Said once the engine is done (say_typed): now it would be refused again.
+            self.typed.append(line.strip()[:CONSOLE_LIMIT].replace("\x1a", "?"))  # as echoed
             return False
         return True
 
@@ -291,13 +304,20 @@ class Console:
         the best line: depth, score, nodes, time, best line, and on a clock
         the time the engine has left. (A mate found early is not repeated at
         every depth after.)"""
-        clock = self.game.clock
-        said = (score, " ".join(san_line(self.game.pos, pv)))
-        if said == self.said:
+        self.reached = depth
+        line = " ".join(san_line(self.game.pos, pv))
+        said = self.said
+        if said and said[0] == score and said[1] == line:
             return
-        self.said = said
+        self.said = (score, line, pv[0] if pv else 0)
+        self.say_line(depth, self.score_text(score), nodes, ms, line)
+
+    def say_line(self, depth, score, nodes, ms, line):
+        """A thinking line; `score` is its text (or, after a search, why the
+        line of the move chosen has none: console_commands.show_choice)."""
+        clock = self.game.clock
         self.out("  depth %d  %s  %d nodes  %d.%d s  %s%s" % (
-            depth, self.score_text(score), nodes, ms // 1000, ms % 1000 // 100, said[1],
+            depth, score, nodes, ms // 1000, ms % 1000 // 100, line,
             "  (clock %s)" % clock.left_text(self.game.pos.side) if clock else ""))
 
     def announce(self):
@@ -346,8 +366,9 @@ class Console:
                 self.out(line)
             self.out(self.setup.next_text())
             return
+        # (once the game is over, nobody is to move)
         for line in board_lines(game or self.game, self.unicode, flipped, self.color,
-                                self.last_move_text()):
+                                self.last_move_text(), self.game.result() == UNDECIDED):
             self.out(line)
         if self.game.clock:
             self.out(self.game.clock.line())
@@ -367,9 +388,10 @@ COMMANDS = {
 }
 
 
-def board_lines(game, unicode=False, flipped=False, color=False, last_move=None):
+def board_lines(game, unicode=False, flipped=False, color=False, last_move=None,
+                to_move=True):
     """The board as lines of text, White at the bottom unless flipped, then
-    the last move (its text, e.g. `12...Nf6`) and who is to move."""
+    the last move (its text, e.g. `12...Nf6`) and, with `to_move`, who is to move."""
     pos = game.pos
     ranks = range(8) if flipped else range(7, -1, -1)
     files = range(7, -1, -1) if flipped else range(8)
@@ -396,7 +418,8 @@ def board_lines(game, unicode=False, flipped=False, color=False, last_move=None)
         lines.append("    " + " ".join("abcdefgh"[f] for f in files))
     if last_move:
         lines.append("Last move: " + last_move)
-    lines.append("%s to move" % side_name(pos.side))
+    if to_move:
+        lines.append("%s to move" % side_name(pos.side))
     return lines
 
 

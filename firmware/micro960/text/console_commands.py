@@ -5,8 +5,9 @@ loads this module when it needs it and gives its heap back after
 (Console.forget), so a Pico has that room in the meantime. Each command
 takes the Console and the words after the command.
 """
+from micro960.compat import ticks_diff, ticks_ms
 from micro960.rules.game import Game, UNDECIDED
-from micro960.rules.notation import san, side_name
+from micro960.rules.notation import san, san_line, side_name
 from micro960.rules.position import BLACK, BOTH, WHITE
 from micro960.rules.variants import NAMES, Rules
 from micro960.engine.search import Limits
@@ -67,8 +68,10 @@ def _archive(console, game):
     """Archive an ended game and clear its save; None, or why not."""
     import gc
     gc.collect()  # the archive's lines need room: clear the garbage first
+    # An unfinished one (result *) is marked so, as PGN has it.
+    tags = {"Termination": "unterminated"} if game.result() == UNDECIDED else None
     # (a game just ended is new to the archive, even if the last one reads the same)
-    problem = console.store.finish(game, None, game is console.unarchived)
+    problem = console.store.finish(game, tags, game is console.unarchived)
     if not problem:
         console.unarchived = None
     elif console.unarchived is not game:
@@ -100,6 +103,7 @@ def cmd_new(console, args):
         if len(args) > 1:
             raise ValueError("new setup takes nothing after it, not %r" % " ".join(args[1:]))
         from .console_setup import SetUpPhase  # loaded only when asked for
+        _keep_unfinished(console)
         SetUpPhase(console, rules)
         return
     from micro960.rules.startpos import backrank, setup_number, setup_numbers, sp_from_dice
@@ -131,6 +135,7 @@ def cmd_rules(console, args):
 
 def _begin(console, game):
     """Play `game` from now on, on a clock like the last game's if it had one."""
+    _keep_unfinished(console)
     old = console.game.clock
     if old:
         from micro960.device.clock import Clock
@@ -138,6 +143,22 @@ def _begin(console, game):
     console.game = game
     console.draw_offer = console.setup = None  # a new game ends a set-up phase
     console.start_clock()
+
+
+def _keep_unfinished(console):
+    """Before a new game takes its place, an unfinished game goes to the
+    archive with the result * rather than being thrown away: a player who
+    typed new by mistake still has it, and asking first would hold every
+    new game up. A game with no move yet has nothing to keep."""
+    game = console.game
+    if not console.store or not len(game.moves) or game.result() != UNDECIDED:
+        return
+    problem = _archive(console, game)
+    if problem:
+        console.out("warning: %s; %s keeps it until games.pgn takes it"
+                    % (problem, console.store.current))
+    else:
+        console.out("The unfinished game was kept in %s." % console.store.archive_path)
 
 
 def cmd_clock(console, args):
@@ -241,6 +262,7 @@ def cmd_hint(console, args):
     move, score = _think(console, console.limits)  # Ctrl-C: the best move so far
     if move:
         console.out("Hint: %s (%s)" % (san(game.pos, move), _said_score(console, score)))
+    say_typed(console)
 
 
 def cmd_analyze(console, args):
@@ -254,6 +276,7 @@ def cmd_analyze(console, args):
     move, score = _think(console, limits)  # Ctrl-C stops it too
     if move:
         console.out("Best: %s (%s)" % (san(game.pos, move), _said_score(console, score)))
+    say_typed(console)
 
 
 def _think(console, limits):
@@ -261,13 +284,47 @@ def _think(console, limits):
     not the program (as when the engine thinks on its own time, see
     Console.reply): then the best move found so far, and score None."""
     game = console.game
+    console.said = None
     try:
-        return console.engine.think(game, limits)
+        move, score = console.engine.think(game, limits)
     except KeyboardInterrupt:
         game.rebuild()  # the moves the search was trying are taken back
         moves = game.legal_moves()
         best = console.engine.best
-        return (best if best in moves else moves[0] if moves else 0), None
+        move, score = (best if best in moves else moves[0] if moves else 0), None
+    said = console.said
+    if said and said[2] != move:
+        show_choice(console, move)
+    return move, score
+
+
+def show_choice(console, move):
+    """After a search whose last thinking line began with another move than
+    `move`, the move chosen (played, or a hint): one more line, that begins
+    with it, before the move is said. In place of a
+    score it says why they differ: `unfinished`, a move that beat the last
+    line's in the depth the time (or Enter) cut short, its score not known;
+    or `level N`, a weaker move chosen on purpose below level 20."""
+    engine = console.engine
+    depth = console.reached
+    if engine.skill < 20 and not (engine.stopped and move == engine.root_raised):
+        why = "level %d" % engine.skill
+    else:
+        why = "unfinished"
+        depth += 1
+    line = " ".join(san_line(console.game.pos, engine.pv(move, depth)))
+    console.say_line(depth, why, engine.nodes, ticks_diff(ticks_ms(), engine.start), line)
+
+
+def say_typed(console):
+    """Once the engine has moved (or hinted, or analysed): the lines typed
+    while it thought (Console.typed_while_thinking). They were meant for the
+    position before, so none is played or carried out; now each can be."""
+    over = console.game.result() != UNDECIDED
+    for text in console.typed:
+        console.out("error: %r was typed while the engine thought; %s"
+                    % (text, "the game is over" if over else "type it again now"))
+    del console.typed[:]
 
 
 def _said_score(console, score):

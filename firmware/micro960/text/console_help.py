@@ -5,6 +5,7 @@ Castle with O-O / O-O-O, by moving the king onto its rook (e1h1), or to its
 destination square when that can only mean castling.
 Commands, each with an example:
   new                 a new game from a random set-up of the current rules
+                      (a game left unfinished goes to games.pgn, result *)
   new 518             a new game from set-up 518 (SP 0-959 in Chess960; shuffle
                       0-17, transcendental 0-2879, lrs 0-5039)
   new 3 900           double960 and transcendental: White's and Black's set-up

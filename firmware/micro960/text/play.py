@@ -6,6 +6,7 @@ from micro960.text.console import BLACK, WHITE, Console
 from micro960.text.console_commands import cmd_level, cmd_time, setup_text
 from micro960.text.console_resume import resume, say_settings
 from micro960.lines import StdinLines
+from micro960.rules.game import UNDECIDED
 from micro960.rules.variants import Rules
 from micro960.rules.startpos import setup_numbers
 from micro960.device.storage import GameStore, default_folder
@@ -22,9 +23,6 @@ USAGE = """usage: micro960 play [options]
   --unicode         draw the pieces as chess symbols
   --ansi            paint the board in ANSI colours
   --help            this text
-  --runtime NAME    on a PC: micropython (the default: the MicroPython unix
-                    port, as on a board) or cpython
-  --heap SIZE       on a PC: MicroPython's heap (default 192K)
 A game left unfinished is taken up again at the next start, with --color,
 --level, --time (unless it is on a clock), --unicode and --ansi applied to
 it; --rules, --sp and --fen start a new game only when none was saved (or
@@ -80,12 +78,30 @@ def main(argv=None):
     lines.interactive(False)
     console.show_board()
     console.reply()
-    while console.running:
-        line = console.next_line()  # the engine ponders meanwhile
-        if line is None:
-            break
-        console.handle(line)
+    try:
+        while console.running:
+            line = console.next_line()  # the engine ponders meanwhile
+            if line is None:
+                break
+            console.handle(line)
+    except KeyboardInterrupt:  # Ctrl-C at the prompt ends the program, not the game
+        say_kept(console)
     return 0
+
+
+def say_kept(console):
+    """Where the game is kept, as the program ends on a Ctrl-C: saved after
+    every move, an unfinished game is taken up again at the next start."""
+    store = console.store
+    console.out("")  # (after the ^C the terminal echoed)
+    if console.setup or console.game.result() == UNDECIDED:
+        if console.keep():  # saved already: this only makes sure
+            console.out("%s holds the game as it was last saved." % store.current)
+        else:
+            console.out("Game saved in %s; micro960 play takes it up again next time."
+                        % store.current)
+    else:
+        console.out("The game is over and kept in %s." % store.archive_path)
 
 
 def _apply(console, options, flags, given, sides):

@@ -78,6 +78,22 @@ def test_results_are_announced_with_their_reason():
     assert "Game over: 0-1 (White resigns)" in said
 
 
+def test_nobody_is_to_move_once_the_game_is_over():
+    """"White to move" was said after a mate and after LRS's king capture,
+    right before "Game over" (issue 40)."""
+    for rules, lines in (("chess960", ("new 518", "f3", "e5", "g4", "Qh4#")),
+                         ("lrs", ("new fen 3k4/8/8/8/8/8/8/4RK2 b - - 0 1", "Ke8", "Rxe8"))):
+        c, said = console(rules)
+        for line in lines:
+            c.handle(line)
+        end = said.index([text for text in said if text.startswith("Game over: ")][0])
+        assert said[end - 1].startswith("Last move: "), said[end - 3:end + 1]
+        del said[:]
+        c.handle("board")
+        assert said[-1].startswith("Last move: "), said[-3:]
+        assert not [text for text in said if text.endswith(" to move")], said
+
+
 def test_set_ups_and_views():
     c, said = console()
     c.handle("new dice 1 1 1 1 1")

@@ -167,3 +167,71 @@ def test_a_mate_found_early_is_not_repeated_at_every_depth():
     assert "micro960 plays 2...Qh4#" in said
     assert any(line.endswith("  mate in 1") or "mate in 1 " in line for line in depths)
     assert len(depths) <= 3, depths  # a line for each change of score or best line
+
+
+def test_a_line_typed_while_the_engine_thinks_is_refused_once_it_is_done():
+    """It was refused at once, saying "type it again now" while the engine
+    still thought, where typing it again was refused again (issue 40)."""
+    c, said = console()
+    c.input = Typing("e5", None, None, "")  # e5 at once, then Enter: move now
+    c.handle("go")
+    played = [i for i, text in enumerate(said) if text.startswith("micro960 plays 1. ")]
+    refused = said.index("error: 'e5' was typed while the engine thought; type it again now")
+    assert played and played[0] < refused, said  # after the engine's move
+    assert said[refused - 1] == "Black to move", said[refused - 2:]  # and its board
+    assert len(c.game.moves) == 1  # the engine's move only
+    c.input = None
+    c.engine_side = None  # (`go` made it White's player)
+    c.handle("e5")  # typed again, now: played
+    assert len(c.game.moves) == 2
+    c.input = Typing("Nf3")
+    del said[:]
+    c.handle("hint")
+    assert said[-2].startswith("Hint: ") and said[-1] == \
+        "error: 'Nf3' was typed while the engine thought; type it again now", said
+
+
+def test_the_last_thinking_line_begins_with_the_move_played():
+    """Enter in the midst of a depth: a move that beat the last line's there
+    is played. Its line was not shown (issue 40: `g6 c3 c5 f3` shown, c6
+    played); now a last line begins with it, the score unknown."""
+    cut_short = 0
+    for wait in (310, 350):  # some 5,000 and 5,600 nodes: depth 7 cut short
+        c, said = console()
+        c.limits = Limits(nodes=10 ** 7)  # till Enter
+        c.input = Keys(wait)
+        c.handle("go")
+        lines = [text for text in said if text.startswith("  depth ")]
+        move = [text for text in said if text.startswith("micro960 plays 1. ")][0].split()[-1]
+        assert lines[-1].split("  ")[-1].split()[0] == move, (wait, lines, move)
+        cut_short += lines[-1].split()[2] == "unfinished"
+    assert cut_short, said  # (the case is there to see)
+
+
+class Picks:
+    """A random source for the engine's weaker choices: always a weaker move,
+    the second within its margin."""
+
+    def __init__(self):
+        self.calls = 0
+
+    def getrandbits(self, bits):
+        self.calls += 1
+        return self.calls % 2 ^ 1  # 0: a weaker move this time; 1: the second of them
+
+
+def test_at_a_lower_level_the_last_thinking_line_is_the_weaker_move_played():
+    c, said = console()
+    c.engine.skill = 5
+    c.engine.rng = Picks()
+    c.limits = Limits(nodes=3000)
+    weaker = 0
+    for _ in range(4):
+        del said[:]
+        c.handle("go")
+        lines = [text for text in said if text.startswith("  depth ")]
+        move = [text for text in said if text.startswith("micro960 plays ")][0]
+        move = move.split(".")[-1].strip()
+        assert lines[-1].split("  ")[-1].split()[0] == move, (lines, move)
+        weaker += lines[-1].split()[2] == "level"
+    assert weaker, said  # (the case is there to see)

@@ -93,3 +93,39 @@ def test_a_set_up_phase_left_by_quit_is_taken_up_again():
     finally:
         remove_folder(folder)
 
+
+
+def _text(path):
+    """A file's text; "" if there is none."""
+    try:
+        f = open(path)
+    except OSError:
+        return ""
+    text = f.read()
+    f.close()
+    return text
+
+
+def test_new_and_rules_keep_an_unfinished_game_in_the_archive():
+    """`new` threw an unfinished game away without a word (issue 40)."""
+    folder = scratch_folder("unfinished")
+    try:
+        c, said = console("chess960", 518)
+        store = GameStore(folder)
+        c.resume(store)
+        kept = "The unfinished game was kept in %s." % store.archive_path
+        c.handle("new 518")  # no move yet: nothing to keep
+        assert kept not in said and _text(store.archive_path) == ""
+        for line in ("e4", "e5", "new 0"):
+            c.handle(line)
+        assert said[said.index(kept) + 1].startswith("New chess960 game. "), said
+        pgn = _text(store.archive_path)
+        assert pgn.count("[Event ") == 1 and "1. e4 e5 *" in pgn, pgn
+        assert '[Result "*"]' in pgn and '[Termination "unterminated"]' in pgn, pgn
+        assert load_game(_text(store.current)).moves == c.game.moves  # the new game
+        for line in ("Nf3", "rules lrs", "new setup"):  # (the set-up phase has no move)
+            c.handle(line)
+        assert said.count(kept) == 2 and _text(store.archive_path).count("[Event ") == 2, said
+        assert "1. Nf3 *" in _text(store.archive_path)
+    finally:
+        remove_folder(folder)
