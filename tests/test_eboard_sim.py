@@ -233,6 +233,25 @@ def test_shuffle_castling_from_the_king_on_d_on_the_sensor_board(runtime, tmp_pa
 
 
 @pytest.mark.parametrize("runtime", ("cpython", "micropython"))
+def test_an_unfinished_set_up_reports_the_board_so_far(runtime, tmp_path):
+    """Input ending in the set-up phase gives no game position (there is none
+    yet, and the game's stand-in is not what stands on the board): the board
+    as set up so far and the pieces still to place. A piece on a wrong square
+    (b1) is no part of it."""
+    script = tmp_path / "unfinished.txt"
+    script.write_text("place a1\nplace b1\nfen\n")
+    out = run_sim(script, ["--setup"], runtime)
+    report = ("setup not finished: set up so far 8/pppppppp/8/8/8/8/PPPPPPPP/B7; "
+              "still to place: White B Q N N R K R, Black B B Q N N R K R")
+    assert out[-2:] == [report, report], out
+    assert not [line for line in out if line.startswith("fen")], out
+    script.write_text("place a1\nplace a8\nlift b2\n")  # a pawn up: still part of the set-up
+    out = run_sim(script, ["--setup", "--rules", "double960"], runtime)
+    assert out[-1] == ("setup not finished: set up so far b7/pppppppp/8/8/8/8/PPPPPPPP/B7; "
+                       "still to place: White B Q N N R K R, Black B Q N N R K R"), out
+
+
+@pytest.mark.parametrize("runtime", ("cpython", "micropython"))
 def test_a_set_up_phase_on_the_sensor_board(runtime, tmp_path):
     """--setup: the pieces placed in turn, the LEDs lighting where the piece in
     hand may go (then its mirror square), a wrong square an error until the

@@ -157,8 +157,15 @@ class EBoardGame:
     def snapshot(self, mask):
         self.last_event = ticks_ms()
         if self.setting_up:
-            raise ValueError("snapshot: place the pieces one at a time while setting up")
-        self.board.snapshot(mask)
+            # The device loop reads the whole board at its start and after a
+            # full event queue: the pieces gone, then those come, in square order.
+            physical = self.setting_up.physical
+            for placed, squares in ((False, physical & ~mask), (True, mask & ~physical)):
+                for sq in range(64):
+                    if squares >> sq & 1:
+                        self._set_up(sq) if placed else self.setting_up.lift(sq)
+        else:
+            self.board.snapshot(mask)
         self._show()
 
     def promote(self, piece):
