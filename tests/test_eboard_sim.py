@@ -252,6 +252,27 @@ def test_an_unfinished_set_up_reports_the_board_so_far(runtime, tmp_path):
 
 
 @pytest.mark.parametrize("runtime", ("cpython", "micropython"))
+def test_resign_draw_and_new_in_the_simulator(runtime, tmp_path):
+    """The commands typed at a board are lines of the simulator too: a draw
+    offered by Black (to move) and accepted by White after Black's move, not
+    before; a move after the end only moves the pieces; then the next game,
+    set up again, and a resignation."""
+    script = tmp_path / "commands.txt"
+    script.write_text("e4\ndraw\naccept\ne5\naccept\nNf3\nnew\nNf3\n"
+                      "snapshot rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR\nNf3\nresign\n")
+    out = run_sim(script, ["--sp", "518"], runtime)
+    assert out == [
+        "move e4", "draw offered by Black; White may type accept before their next move",
+        "error no draw offer to accept: the side offered a draw accepts it after the "
+        "offer's move, before making their own",
+        "move e5", "result 1/2-1/2 draw agreed",
+        "new game: SP 518 (RNBQKBNR); set up g1 e2 f3 e4 e5 e7",  # (Nf3 was made anyway)
+        "error set the board up first: a move counts once the game has begun",
+        "move Nf3", "result 1-0 Black resigns",
+        "fen rnbqkbnr/pppppppp/8/8/8/5N2/PPPPPPPP/RNBQKB1R b KQkq - 1 1"], out
+
+
+@pytest.mark.parametrize("runtime", ("cpython", "micropython"))
 def test_a_set_up_phase_on_the_sensor_board(runtime, tmp_path):
     """--setup: the pieces placed in turn, the LEDs lighting where the piece in
     hand may go (then its mirror square), a wrong square an error until the

@@ -237,8 +237,27 @@ def test_the_promotion_piece_can_be_typed_on_the_console():
         board.step()
     assert [call[1] for call in game.calls if call[0] == "promote"] == ["n", "r", "b"]
     assert said == ["promotion: knight", "promotion: rook",
-                    "type q, r, b or n to choose the next promotion; play on the board",
+                    "type q, r, b or n to choose the next promotion; resign, draw (claim or "
+                    "offer), new (the next game); play on the board",
                     "promotion: bishop"]
+
+
+def test_resign_and_new_typed_on_the_console_reach_the_game():
+    """The device loop hands the game's commands to it (eboard/commands.py);
+    one it refuses is said as an error and the loop goes on."""
+    said = []
+    machine = FakeMachine()
+    config = pico_config(EBOARD_SP=518, EBOARD_THINK_MS=50)
+    closed = to_ranks(START, bytearray(8))
+    wire_sensors(machine, config, closed)
+    board = sensorboard.build(config, machine, FakeNeoPixelModule(), None, said.append,
+                              TypedLines("accept", "resign", "new"))
+    board.start()
+    for _ in range(3):
+        board.step()
+    assert said[-3:] == ["error no draw offer to accept: micro960 offers none (draw offers "
+                         "yours)", "result 0-1 White resigns", "new game: SP 518 (RNBQKBNR)"], said
+    assert board.game.game.result() == "*" and not board.game.game.moves
 
 
 class Moves:

@@ -255,12 +255,18 @@ class SensorBoard:
         for letter, name in zip(PROMOTION_PIECES, PIECE_NAMES):
             if word in (letter, name):
                 return self.choose(letter)
-        if word == "eval" and self.display is not None:
+        if word in getattr(self.game, "TYPED", ()):
+            try:
+                self.game.command(word)
+            except ValueError as e:
+                self.out("error %s" % e)
+        elif word == "eval" and self.display is not None:
             self.evaluation = not self.evaluation
             self.out("the display %s the evaluation" % ("shows" if self.evaluation else
                                                         "hides"))
         elif word:
-            self.out("type q, r, b or n to choose the next promotion%s; play on the board"
+            self.out("type q, r, b or n to choose the next promotion%s; resign, draw (claim "
+                     "or offer), new (the next game); play on the board"
                      % (", eval to show the evaluation" if self.display else ""))
 
     def _plies(self):

@@ -19,6 +19,8 @@ SIM_HELP = """Events, one a line (# starts a comment):
   promote q|r|b|n        the piece for the next promotion (queen by default)
   wait                   time passes with the board still
   reply                  carry out the engine's lit move
+  resign, draw, accept   resign; claim or offer a draw; accept one (two players)
+  new                    the next game (the pieces set up again)
   Nf3, e1h1, O-O         a whole move, lifted and placed the usual way
   board, fen, help, quit"""
 
@@ -154,6 +156,8 @@ class EBoardSim:
                 print(SIM_HELP)
             elif word == "quit":
                 self.running = False
+            elif word in game.TYPED and len(words) == 1:
+                game.command(word)
             elif word == "think":
                 pass  # the engine thinks after every line anyway
             elif word in NEEDS:
@@ -174,6 +178,8 @@ class EBoardSim:
         from micro960.rules.notation import parse_move
         game = self.game
         game.settle()
+        if game.setting_up or game.board.setup:
+            raise ValueError("set the board up first: a move counts once the game has begun")
         move = parse_move(game.game.pos, text, game.game.legal_moves())
         self.carry_out(move)
 
