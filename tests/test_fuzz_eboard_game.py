@@ -62,8 +62,10 @@ def test_the_sensor_board_game_on_cpython(tmp_path_factory):
 
 def driver_command():
     """The MicroPython unix port running eboard_driver.main() (firmware and
-    tests compiled, as console_driver_command has them)."""
-    command = console_driver_command()
+    tests compiled, as console_driver_command has them). One process plays
+    every case, a new game and its engine at each power cut, where a board
+    would start afresh: a heap twice the sensor board's leaves room for that."""
+    command = console_driver_command(heap="448K")
     command[-1] = command[-1].replace("console_driver", "eboard_driver").replace(
         "main(*sys.argv[1:])", "main()")
     return command

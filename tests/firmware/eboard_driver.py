@@ -31,6 +31,7 @@ passes with each event and each pause) or `STEP A B` (STEP a number in
 STEPS); after each line the driver prints `PROBLEM ...` for each rule
 broken, then `END`.
 """
+import gc
 import sys
 
 from micro960.device.storage import GameStore
@@ -108,7 +109,10 @@ class Driver:
         self._boot()
 
     def _boot(self):
-        """Power on: a game from its settings, taken up from its save."""
+        """Power on: a game from its settings, taken up from its save. (The
+        old game's heap is freed first, as a power cut would.)"""
+        self.game = self.loop = self.scanner = None
+        gc.collect()
         self.said = []
         engine = {"white": "white", "black": True, "none": False}[self.engine]
         game = EBoardGame(self.rules, *self.numbers, engine=engine, hash_kb=4, fen=self.fen,
@@ -260,6 +264,7 @@ class Driver:
         expect = None
         if game.result() == UNDECIDED and game.moves:
             expect = (game.pos.fen(), " ".join(game.uci_moves()))
+        game = None
         self._boot()
         if expect is not None:
             now = self.game.game
