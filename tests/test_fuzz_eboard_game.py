@@ -2,7 +2,8 @@
 does at the board (moves made with any gesture, castling and captures
 included, the engine's replies carried out or not, stray pieces, pieces held,
 bounces, takebacks, pauses, power cuts, promotion choices, misread board
-readings, the board put right), through the device loop with the engine at
+readings, the board put right; a set-up phase first, sometimes), through
+the device loop with the engine at
 a tiny node budget, on CPython in-process and on the MicroPython unix port
 through tests/firmware/eboard_driver.py. After every step the driver checks
 the rules its text lists (the engine has answered, the save is the game, the
@@ -31,14 +32,16 @@ steps = st.lists(st.tuples(st.integers(0, len(STEPS) - 1), st.integers(0, 999),
                            st.integers(0, 3)), min_size=1, max_size=40)
 cases = st.tuples(st.sampled_from(RULES), st.integers(0, 5039),
                   st.sampled_from(["black", "white", "none"]), st.sampled_from(["-", "-", "1+1"]),
-                  st.one_of(st.none(), st.sampled_from(ENDINGS)), steps)
+                  st.one_of(st.none(), st.just("setup"), st.sampled_from(ENDINGS)), steps)
 
 
 def start_line(case, folder):
     rules, number, engine, clock, fen, _ = case
+    if fen == "setup":  # a set-up phase first
+        return "start %s %d %s %s setup %s" % (rules, number, engine, clock, folder)
     if fen:
-        return "start chess960 0 %s %s %s %s" % (engine, clock, folder, fen)
-    return "start %s %d %s %s %s" % (rules, number, engine, clock, folder)
+        return "start chess960 0 %s %s - %s %s" % (engine, clock, folder, fen)
+    return "start %s %d %s %s - %s" % (rules, number, engine, clock, folder)
 
 
 def step_lines(case):

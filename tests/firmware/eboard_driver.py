@@ -25,9 +25,10 @@ After every step check() says which rules are broken:
 - a power cut takes the same game up again, the same position and moves;
 - only the side offered a draw agrees to it; a new game has no moves.
 
-Standard input, a line each: `start RULES NUMBER ENGINE CLOCK FOLDER [FEN]`
-(ENGINE white, black or none; CLOCK a time control or -; the clocks' time
-passes with each event and each pause) or `STEP A B` (STEP a number in
+Standard input, a line each: `start RULES NUMBER ENGINE CLOCK SETUP FOLDER
+[FEN]` (ENGINE white, black or none; CLOCK a time control or -, the clocks'
+time passing with each event and each pause; SETUP `setup` for a set-up
+phase first, where the moves place pieces where the LEDs say, or -) or `STEP A B` (STEP a number in
 STEPS); after each line the driver prints `PROBLEM ...` for each rule
 broken, then `END`.
 """
@@ -38,7 +39,8 @@ from micro960.device.storage import GameStore
 from micro960.eboard.game import EBoardGame
 from micro960.eboard.moves import OK, PENDING, gesture, occupancy
 from micro960.eboard.scanner import PLACED
-from micro960.eboard.sensorboard import NoLeds, SensorBoard
+from micro960.device.led_ws2812 import COLOURS
+from micro960.eboard.sensorboard import SensorBoard
 from micro960.engine.search import Limits
 from micro960.rules.game import UNDECIDED
 from micro960.rules.position import CASTLE, PROMOTE_N
@@ -80,6 +82,14 @@ class ReplayScanner:
         pass
 
 
+class Leds:
+    """The LEDs, taking only the instructions the drivers know (their colours)."""
+
+    def show(self, kind, mask):
+        if kind not in COLOURS:
+            raise ValueError("unknown LED instruction %r" % (kind,))
+
+
 class TypedLines:
     """The serial console's lines, as lines.StdinLines gives them: poll()
     never waits."""
@@ -92,16 +102,20 @@ class TypedLines:
 
 
 class Driver:
-    def start(self, rules, number, engine, clock, folder, fen=None):
+    def start(self, rules, number, engine, clock, setup, folder, fen=None):
         """A new board: set-up `number` of `rules` (for both sides, where each
         has its own) or the position `fen`, the engine playing `engine`, on
-        the time control `clock` ("-": none), games kept in `folder`."""
+        the time control `clock` ("-": none), with a set-up phase first if
+        `setup` ("setup"), games kept in `folder`."""
+        import random
         from micro960.rules.variants import Rules
+        random.seed(number)  # the engine's squares in a set-up phase: the same each run
         rules = Rules(rules)
         number = 518 if rules.name == "classical" else number % rules.setups
         self.numbers = (number, number) if rules.two_ranks else (number,)
         self.rules, self.engine, self.fen = rules, engine, fen
         self.clock = None if clock == "-" else clock
+        self.setup = setup == "setup"
         self.time = 0  # the clocks' time, ms: it passes as the driver says
         self.store = GameStore(folder)
         self.store.clear()
@@ -117,18 +131,19 @@ class Driver:
         engine = {"white": "white", "black": True, "none": False}[self.engine]
         game = EBoardGame(self.rules, *self.numbers, engine=engine, hash_kb=4, fen=self.fen,
                           out=self.said.append, settle_ms=None, occupied=self.board,
-                          clock=self.clock, now=self.now)
+                          clock=self.clock, now=self.now, setup=self.setup)
         game.limits = lambda: Limits(nodes=NODES)
         if self.board is None:
-            self.board = occupancy(game.game.pos)
+            self.board = game.physical  # the pawns alone for a set-up phase
         game.resume(self.store, self.board)
         self.game = game
         self.scanner = ReplayScanner(self.board)
         self.typed = TypedLines()
-        self.loop = SensorBoard(game, self.scanner, NoLeds(), out=self.said.append,
+        self.loop = SensorBoard(game, self.scanner, Leds(), out=self.said.append,
                                 lines=self.typed)
         self.first = len(game.game.moves)  # moves the words said count from
         self.was_over = game.game.result() != UNDECIDED  # (its result said before)
+        self.loop.start()  # (the board read whole, as the device loop begins)
         self.loop.step()
 
     def now(self):
@@ -156,7 +171,8 @@ class Driver:
 
     def put_right(self):
         """The pieces put back as the game's position has them."""
-        base = self.game.board.base
+        setting_up = self.game.setting_up
+        base = setting_up.expected if setting_up else self.game.board.base
         for sq in range(64):
             if self.board >> sq & 1 and not base >> sq & 1:
                 self.event(sq, False)
@@ -178,7 +194,13 @@ class Driver:
         pos = game.game.pos
         name = STEPS[kind % len(STEPS)]
         legal = game.game.legal_moves() if game.game.result() == UNDECIDED else []
-        if name in ("move", "castle", "other", "reply"):
+        if name in ("move", "castle", "other", "reply") and game.setting_up:
+            self.put_right()
+            kind, squares = game.setting_up.leds()
+            squares = [sq for sq in range(64) if squares >> sq & 1]
+            if kind == "place" and squares:
+                self.event(squares[a % len(squares)], True)  # a piece where it may go
+        elif name in ("move", "castle", "other", "reply"):
             self.put_right()
             if game.expected and name != "other":
                 self.make(game.expected, b)  # the engine's reply carried out
@@ -280,7 +302,7 @@ class Driver:
         game = eboard.game
         board = eboard.board
         over = game.result() != UNDECIDED
-        if (not over and eboard.engine_to_move() and not board.setup
+        if (not over and eboard.engine_to_move() and not board.setup and not eboard.setting_up
                 and board.status != PENDING and not eboard.expected):
             problems.append("the engine is to move but lights no move (%s)" % game.pos.fen())
         if eboard.expected and eboard.leds[0] not in ("move", "error"):
@@ -288,6 +310,7 @@ class Driver:
         if over and eboard.expected:
             problems.append("the game is over, but a move is lit")
         if (board.status == OK and not board.setup and not eboard.expected
+                and not eboard.setting_up
                 and eboard.leds != ("off", 0)):
             problems.append("nothing to do, but leds %s %x" % eboard.leds)
         if over and not self.was_over and not [line for line in self.said
@@ -326,8 +349,8 @@ class Driver:
         self.problems = []
         words = line.split()
         if words[0] == "start":
-            fen = " ".join(words[6:]) or None
-            self.start(words[1], int(words[2]), words[3], words[4], words[5], fen)
+            fen = " ".join(words[7:]) or None
+            self.start(words[1], int(words[2]), words[3], words[4], words[5], words[6], fen)
         else:
             self.step(int(words[0]), int(words[1]), int(words[2]))
         return self.check()
