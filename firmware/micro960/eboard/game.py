@@ -14,7 +14,7 @@ object. Everything it says goes through out(), one line each:
     resume N          a saved game was taken up, N plies in (resume())
     warning TEXT      the game could not be saved (it goes on)
     draw ...          a draw offer answered or made (typed: eboard/commands.py)
-    new game: SP N    a new game, typed new (; set up SQUARES: those to put right)
+    new game: SP N    a new game (typed new); "; set up SQUARES" names those to put right
 
     >>> g = EBoardGame(number=518, engine=False, out=print)
     >>> g.lift(12); g.place(28)
@@ -30,6 +30,7 @@ from micro960.eboard.moves import ERROR, OK, PENDING, EBoard, move_squares, squa
 from micro960.rules.game import Game, UNDECIDED
 from micro960.rules.notation import san
 from micro960.rules.position import BLACK, WHITE
+
 
 class EBoardGame:
     """One game at the sensor board.
