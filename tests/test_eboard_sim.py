@@ -233,6 +233,46 @@ def test_shuffle_castling_from_the_king_on_d_on_the_sensor_board(runtime, tmp_pa
 
 
 @pytest.mark.parametrize("runtime", ("cpython", "micropython"))
+def test_an_unfinished_set_up_reports_the_board_so_far(runtime, tmp_path):
+    """Input ending in the set-up phase gives no game position (there is none
+    yet, and the game's stand-in is not what stands on the board): the board
+    as set up so far and the pieces still to place. A piece on a wrong square
+    (b1) is no part of it."""
+    script = tmp_path / "unfinished.txt"
+    script.write_text("place a1\nplace b1\nfen\n")
+    out = run_sim(script, ["--setup"], runtime)
+    report = ("setup not finished: set up so far 8/pppppppp/8/8/8/8/PPPPPPPP/B7; "
+              "still to place: White B Q N N R K R, Black B B Q N N R K R")
+    assert out[-2:] == [report, report], out
+    assert not [line for line in out if line.startswith("fen")], out
+    script.write_text("place a1\nplace a8\nlift b2\n")  # a pawn up: still part of the set-up
+    out = run_sim(script, ["--setup", "--rules", "double960"], runtime)
+    assert out[-1] == ("setup not finished: set up so far b7/pppppppp/8/8/8/8/PPPPPPPP/B7; "
+                       "still to place: White B Q N N R K R, Black B Q N N R K R"), out
+
+
+@pytest.mark.parametrize("runtime", ("cpython", "micropython"))
+def test_resign_draw_and_new_in_the_simulator(runtime, tmp_path):
+    """The commands typed at a board are lines of the simulator too: a draw
+    offered by Black (to move) and accepted by White after Black's move, not
+    before; a move after the end only moves the pieces; then the next game,
+    set up again, and a resignation."""
+    script = tmp_path / "commands.txt"
+    script.write_text("e4\ndraw\naccept\ne5\naccept\nNf3\nnew\nNf3\n"
+                      "snapshot rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR\nNf3\nresign\n")
+    out = run_sim(script, ["--sp", "518"], runtime)
+    assert out == [
+        "move e4", "draw offered by Black; White may type accept before their next move",
+        "error no draw offer to accept: the side offered a draw accepts it after the "
+        "offer's move, before making their own",
+        "move e5", "result 1/2-1/2 draw agreed",
+        "new game: SP 518 (RNBQKBNR); set up g1 e2 f3 e4 e5 e7",  # (Nf3 was made anyway)
+        "error set the board up first: a move counts once the game has begun",
+        "move Nf3", "result 1-0 Black resigns",
+        "fen rnbqkbnr/pppppppp/8/8/8/5N2/PPPPPPPP/RNBQKB1R b KQkq - 1 1"], out
+
+
+@pytest.mark.parametrize("runtime", ("cpython", "micropython"))
 def test_a_set_up_phase_on_the_sensor_board(runtime, tmp_path):
     """--setup: the pieces placed in turn, the LEDs lighting where the piece in
     hand may go (then its mirror square), a wrong square an error until the

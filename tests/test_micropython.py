@@ -59,6 +59,7 @@ HEAPS = {"test_game": "96K", "test_lrs": "96K",
          # Move inference and games with the engine, as the console game;
          # 144K passed, 128K did not.
          "test_eboard": "224K", "test_eboard_clock": "224K", "test_eboard_ponder": "224K",
+         "test_eboard_commands": "224K",
          # The network (N=16: 24.7 KB of weights) and a search; 96K did not pass.
          "test_network": "160K"}
 SUMMARY = re.compile(r"(\d+) passed, (\d+) failed(, (\d+) skipped)?")

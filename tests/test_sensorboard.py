@@ -122,6 +122,33 @@ def test_a_board_without_sensors_is_refused_with_a_reason():
     assert isinstance(sensorboard.make_leds(Config(), FakeMachine()), sensorboard.NoLeds)
 
 
+def test_the_device_loop_runs_a_set_up_phase():
+    """EBOARD_SETUP = True: the loop starts on a board with only the pawns
+    (its first reading of the whole board is no error), lights in the set-up
+    colour where the piece in hand may go, and takes a whole-board reading
+    after a full event queue as the pieces placed and lifted."""
+    from micro960.eboard.setup import PAWNS
+    machine = FakeMachine()
+    config = pico_config(EBOARD_SETUP=True, EBOARD_SP=None)
+    closed = to_ranks(PAWNS, bytearray(8))
+    wire_sensors(machine, config, closed)
+    neopixel = FakeNeoPixelModule()
+    said = []
+    board = sensorboard.build(config, machine, neopixel, None, out=said.append)
+    board.start()
+    blue = board.leds.colours["setup"]
+    assert [i for i in range(64) if neopixel.frames[-1][i] == blue] == list(range(8)), said
+    closed[0] |= 1  # White's bishop on a1
+    machine.timers[0].fire(4)
+    board.step()
+    assert [i for i in range(64) if neopixel.frames[-1][i] == blue] == [56], said
+    closed[7] |= 1  # Black's on a8, seen in a whole-board reading
+    board.game.snapshot(PAWNS | 1 | 1 << 56)
+    board.show()
+    assert board.game.setting_up.board_text() == "b7/pppppppp/8/8/8/8/PPPPPPPP/B7", said
+    assert not [line for line in said if line.startswith("error")], said
+
+
 def test_events_reach_the_game_in_order_and_leds_follow():
     board, machine, neopixel, closed, game = sensor_board(pico_config(), ContractGame())
     board.start()
@@ -208,8 +235,27 @@ def test_the_promotion_piece_can_be_typed_on_the_console():
         board.step()
     assert [call[1] for call in game.calls if call[0] == "promote"] == ["n", "r", "b"]
     assert said == ["promotion: knight", "promotion: rook",
-                    "type q, r, b or n to choose the next promotion; play on the board",
+                    "type q, r, b or n to choose the next promotion; resign, draw (claim or "
+                    "offer), new (the next game); play on the board",
                     "promotion: bishop"]
+
+
+def test_resign_and_new_typed_on_the_console_reach_the_game():
+    """The device loop hands the game's commands to it (eboard/commands.py);
+    one it refuses is said as an error and the loop goes on."""
+    said = []
+    machine = FakeMachine()
+    config = pico_config(EBOARD_SP=518, EBOARD_THINK_MS=50)
+    closed = to_ranks(START, bytearray(8))
+    wire_sensors(machine, config, closed)
+    board = sensorboard.build(config, machine, FakeNeoPixelModule(), None, said.append,
+                              TypedLines("accept", "resign", "new"))
+    board.start()
+    for _ in range(3):
+        board.step()
+    assert said[-3:] == ["error no draw offer to accept: micro960 offers none (draw offers "
+                         "yours)", "result 0-1 White resigns", "new game: SP 518 (RNBQKBNR)"], said
+    assert board.game.game.result() == "*" and not board.game.game.moves
 
 
 class Moves:
@@ -441,3 +487,39 @@ def test_the_device_loop_draws_the_game_on_its_display_on_micropython():
     assert result.returncode == 0, result.stdout + result.stderr
     assert result.stdout.strip() == "True 2 3 True False the display shows the evaluation", \
         result.stdout
+
+
+SET_UP_ON_THE_DISPLAY = BOARD_SCRIPT.replace("from fake_hardware import ",
+                                             "from fake_hardware import FakeSSD1306, ") + r'''
+Wiring.DISPLAY_DRIVER = "ssd1306"
+Wiring.DISPLAY_I2C = 1
+Wiring.DISPLAY_SDA_PIN = 26
+Wiring.DISPLAY_SCL_PIN = 27
+Wiring.EBOARD_SETUP = True
+Wiring.EBOARD_SP = None
+oled = machine.i2c_devices[0x3C] = FakeSSD1306()
+closed[0] = closed[7] = 0  # the pawns alone
+board = sensorboard.build(Config(Wiring), machine, neopixel, out=lambda text: None)
+def piece_on(file, rank):  # any lit pixel on the square, other than its background
+    x, y = file * 8, (7 - rank) * 8
+    return len(set(oled.pixel(x + i %% 8, y + i // 8) for i in range(64))) == 2
+def back_ranks():
+    return "".join("x" if piece_on(f, r) else "." for r in (0, 7) for f in range(8))
+board.start()
+print(back_ranks(), piece_on(4, 1))
+closed[0] |= 1  # White's bishop on a1
+machine.timers[0].fire(4)
+board.step()
+print(back_ranks())
+'''
+
+
+def test_the_display_shows_a_set_up_phase_as_it_stands_on_micropython():
+    """During a set-up phase the display draws the pawns and the pieces
+    placed so far, not the game's stand-in position, and draws again after
+    each piece placed."""
+    firmware, fakes = mpy_paths()
+    code = SET_UP_ON_THE_DISPLAY % {"firmware": firmware, "fakes": fakes, "start": START}
+    result = runtime.run_micropython(code, heap="224K", timeout=120)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert result.stdout.split() == ["." * 16, "True", "x" + "." * 15], result.stdout

@@ -13,6 +13,8 @@ object. Everything it says goes through out(), one line each:
     clock W B         both clocks after a move, when the game has a clock
     resume N          a saved game was taken up, N plies in (resume())
     warning TEXT      the game could not be saved (it goes on)
+    draw ...          a draw offer answered or made (typed: eboard/commands.py)
+    new game: SP N    a new game (typed new); "; set up SQUARES" names those to put right
 
     >>> g = EBoardGame(number=518, engine=False, out=print)
     >>> g.lift(12); g.place(28)
@@ -44,6 +46,8 @@ class EBoardGame:
     person's when the board shows theirs. ponder: think on the person's
     time (eboard/pondering.py; the sensor-board loop does it, at level 10 up).
     """
+
+    TYPED = ("resign", "draw", "accept", "new")  # the commands typed at the board (command())
 
     def __init__(self, rules="chess960", number=None, black_number=None, engine=True,
                  level=20, hash_kb=None, out=print, think_ms=5000, depth=0, fen=None,
@@ -78,6 +82,9 @@ class EBoardGame:
         self.pondered = None  # (plies, their move, the answer found on their time, score)
         self.told = 0  # a move said already, as the engine pondered on it
         self.store = None  # a storage.GameStore: the game is saved after every move
+        self.start = (fen, number, black_number)  # what a new game (typed new) starts from
+        self.setup_phase = setup
+        self.draw_offer = None  # (side, plies) of a draw offered by one of two players
         board = self.board = EBoard(self.game, occupied)
         board.on_move = self._moved
         board.on_undo = self._taken_back
@@ -157,8 +164,15 @@ class EBoardGame:
     def snapshot(self, mask):
         self.last_event = ticks_ms()
         if self.setting_up:
-            raise ValueError("snapshot: place the pieces one at a time while setting up")
-        self.board.snapshot(mask)
+            # The device loop reads the whole board at its start and after a
+            # full event queue: the pieces gone, then those come, in square order.
+            physical = self.setting_up.physical
+            for placed, squares in ((False, physical & ~mask), (True, mask & ~physical)):
+                for sq in range(64):
+                    if squares >> sq & 1:
+                        self._set_up(sq) if placed else self.setting_up.lift(sq)
+        else:
+            self.board.snapshot(mask)
         self._show()
 
     def promote(self, piece):
@@ -174,6 +188,47 @@ class EBoardGame:
     def physical(self):
         """The occupancy the sensors last reported."""
         return (self.setting_up or self.board).physical
+
+    # ------------------------------------------------------------ typed
+
+    def command(self, word):
+        """A command typed at the board: resign, draw, accept or new (TYPED;
+        eboard/commands.py says what each does). ValueError if not now."""
+        if self.setting_up and word != "new":
+            raise ValueError("the game has not begun: place the pieces first")
+        from micro960.eboard import commands
+        getattr(commands, word)(self)
+
+    def ended(self):
+        """The game ended off the board (a resignation, a draw): the engine's
+        lit move is void, the result said, the game archived."""
+        self.expected = self.board.wanted = 0
+        self.board.follow_game()
+        self._announce()
+        self._keep()
+        self._show()
+
+    def begin(self):
+        """A new game is in self.game: its pieces are set up from the board as
+        it stands (the LEDs light what differs), or placed in turn."""
+        self.expected = self.board.wanted = self.told = 0
+        self.reply = self.pondered = self.draw_offer = self.last = self.score = None
+        self.announced = False
+        physical = self.physical
+        if self.setup_phase:
+            from .setup import BoardSetUp
+            self.out("new game: a set-up phase")
+            self.setting_up = BoardSetUp(self.game.rules, self.engine_side, self.out, physical)
+        else:
+            from micro960.rules.startpos import setup_text
+            game = self.game
+            self.board.new_position(physical)
+            wrong = self.board.wrong
+            self.out("new game: %s%s" % (setup_text(game.rules, game.start_fen) or game.start_fen,
+                                         "; set up " + squares_text(wrong) if wrong else ""))
+            self._start_clock()
+            self._announce()  # a position given (--fen) may be over already
+        self._show()
 
     # ------------------------------------------------------------ engine
 
@@ -306,7 +361,7 @@ class EBoardGame:
         self._keep()
 
     def _taken_back(self, move):
-        self.last = None
+        self.last = self.draw_offer = None
         self.expected = self.board.wanted = 0
         self.pondered = self.reply = None
         self.announced = False

@@ -236,6 +236,15 @@ class EBoard:
         self.status = SETUP if self.setup else OK
         self.wrong = self.physical ^ self.base
 
+    def follow_game(self):
+        """The game changed off the board (it ended: resigned, drawn): follow
+        it, the pieces as they stand."""
+        physical = self.physical
+        self._follow()
+        self.physical = physical
+        if physical != self.base:
+            self.status = WAITING
+
     # ----------------------------------------------------------- the rules
 
     def _follow(self):

@@ -173,7 +173,9 @@ class SensorBoard:
         """Show the game's LED instruction, and the display, if they changed."""
         leds = self.game.leds
         if leds != self.shown:
-            self.leds.show(leds[0], leds[1])
+            # The drivers light a set-up phase's squares ("place": where the
+            # piece in hand goes) in the colour of squares to set up.
+            self.leds.show("setup" if leds[0] == "place" else leds[0], leds[1])
             self.shown = leds
         if self.display is not None:
             self.draw()
@@ -188,11 +190,17 @@ class SensorBoard:
         # Moves, an ending (resigned, claimed) and the clock's seconds are what
         # change the picture; result() would generate moves at every turn of the loop.
         clock = game.game.clock
-        drawn = (len(game.game.moves), game.game.ended, score, _second(clock))
+        # A set-up phase has no game yet: the board shows the pieces placed so far.
+        setting_up = getattr(game, "setting_up", None)
+        placed = setting_up.expected if setting_up else 0
+        drawn = (len(game.game.moves), game.game.ended, score, _second(clock), placed)
         if drawn != self.drawn:
             self.drawn = drawn
             try:
-                self.display.show(game.game, game.last, clock, score)
+                if setting_up:
+                    self.display.show(setting_up.view())
+                else:
+                    self.display.show(game.game, game.last, clock, score)
             except OSError as e:  # a loose wire: the game goes on, the next change tries again
                 self.out("warning: the display did not answer (%s)" % e)
 
@@ -247,12 +255,18 @@ class SensorBoard:
         for letter, name in zip(PROMOTION_PIECES, PIECE_NAMES):
             if word in (letter, name):
                 return self.choose(letter)
-        if word == "eval" and self.display is not None:
+        if word in getattr(self.game, "TYPED", ()):
+            try:
+                self.game.command(word)
+            except ValueError as e:
+                self.out("error %s" % e)
+        elif word == "eval" and self.display is not None:
             self.evaluation = not self.evaluation
             self.out("the display %s the evaluation" % ("shows" if self.evaluation else
                                                         "hides"))
         elif word:
-            self.out("type q, r, b or n to choose the next promotion%s; play on the board"
+            self.out("type q, r, b or n to choose the next promotion%s; resign, draw (claim "
+                     "or offer), new (the next game); play on the board"
                      % (", eval to show the evaluation" if self.display else ""))
 
     def _plies(self):

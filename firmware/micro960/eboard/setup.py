@@ -10,8 +10,8 @@ for its piece. A piece put anywhere else, or one lifted, is an error (its
 square lit) until put right.
 """
 from micro960.eboard.moves import squares_text
-from micro960.rules.position import BLACK, WHITE, side_name
-from micro960.rules.setup import NAMES, SetUp
+from micro960.rules.position import BLACK, OFF, WHITE, side_name
+from micro960.rules.setup import NAMES, ORDER, SetUp
 
 PAWNS = 0x00FF00000000FF00  # ranks 2 and 7, bit i for square i (a1 = 0)
 
@@ -106,3 +106,80 @@ class BoardSetUp:
 
     def fen(self):
         return self.setup.fen()
+
+    def _piece_on(self, sq):
+        """The letter of the piece the set-up has on square sq (FEN case), or ""."""
+        if not self.expected >> sq & 1:
+            return ""
+        rank = sq >> 3
+        if rank in (1, 6):
+            return "P" if rank == 1 else "p"
+        if rank == 0:
+            return self.setup.ranks[0][sq & 7]
+        return self.setup.ranks[1][sq & 7].lower()
+
+    def board_text(self):
+        """The board so far as a FEN board field: the pawns and the pieces
+        placed (not a piece standing where it may not go)."""
+        rows = []
+        for rank in range(7, -1, -1):
+            row, empty = "", 0
+            for file in range(8):
+                letter = self._piece_on(8 * rank + file)
+                if letter:
+                    row += (str(empty) if empty else "") + letter
+                    empty = 0
+                else:
+                    empty += 1
+            rows.append(row + (str(empty) if empty else ""))
+        return "/".join(rows)
+
+    def left_text(self):
+        """The pieces still to place: 'White B Q N N R K R, Black B B Q N N R K R'."""
+        sides = []
+        for name, row in (("White", 0), ("Black", 56)):
+            left = list(ORDER)
+            for file in range(8):
+                letter = self._piece_on(row + file).upper()
+                if letter:
+                    left.remove(letter)
+            if left:
+                sides.append(name + " " + " ".join(left))
+        return ", ".join(sides)
+
+    def report(self):
+        """What the set-up has reached, when the game has not begun: there
+        is no position to give, only the board so far and what is to come."""
+        return "setup not finished: set up so far %s; still to place: %s" % (
+            self.board_text(), self.left_text())
+
+    def view(self):
+        """The board so far as a display draws a game (display.Display.show):
+        no moves, no result, the side to place next to move."""
+        return _SetUpView(self)
+
+
+class _SetUpView:
+    def __init__(self, setting_up):
+        self.rules = setting_up.setup.rules
+        self.moves = ()
+        self.pos = _Board(setting_up)
+
+    def result(self):
+        return "*"
+
+
+class _Board:
+    def __init__(self, setting_up):
+        self.side = setting_up.setup.side()
+        self.board = board = bytearray(120)
+        for i in range(120):
+            board[i] = OFF if i < 21 or i > 98 or i % 10 in (0, 9) else 0
+        for sq in range(64):
+            letter = setting_up._piece_on(sq)
+            if letter:
+                colour = WHITE if letter.isupper() else BLACK
+                board[21 + (sq >> 3) * 10 + (sq & 7)] = colour | " PNBRQK".index(letter.upper())
+
+    def in_check(self):
+        return False

@@ -3,7 +3,8 @@
 It reads physical events (`lift e1`, `place g1`, one a line) from a file or
 standard input, feeds them to an EBoardGame as a board's scanner would, and
 prints what the board would say: `move SAN`, `takeback SAN`, `error ...`,
-`leds ...` with the engine on, and `fen X-FEN` at the end. With
+`leds ...` with the engine on, and `fen X-FEN` at the end (during a set-up
+phase, `setup not finished: ...`: the board so far, the pieces to come). With
 --interactive it shows the board as the sensors see it after every line.
 """
 import sys
@@ -18,6 +19,8 @@ SIM_HELP = """Events, one a line (# starts a comment):
   promote q|r|b|n        the piece for the next promotion (queen by default)
   wait                   time passes with the board still
   reply                  carry out the engine's lit move
+  resign, draw, accept   resign; claim or offer a draw; accept one (two players)
+  new                    the next game (the pieces set up again)
   Nf3, e1h1, O-O         a whole move, lifted and placed the usual way
   board, fen, help, quit"""
 
@@ -26,7 +29,8 @@ def main(args):
     """eboard-sim [--sp N | --fen FEN] [--rules NAME] [--engine on|off]
     [--color white|black] [--level 0-20] [--depth N] [--think-ms MS] [--empty]
     [--interactive] [--setup] [FILE]: a sensor board fed events; prints move,
-    takeback, error (and with the engine, leds) lines, and `fen X-FEN` at the end.
+    takeback, error (and with the engine, leds) lines, and `fen X-FEN` at the end
+    (`setup not finished: ...` if the set-up phase is).
     --empty: the board starts empty and must be set up first. --setup: the
     back-rank pieces are placed in turn first (setup lines, `leds place`)."""
     options = {"--sp": None, "--rules": "chess960", "--engine": "off", "--level": "20",
@@ -93,7 +97,7 @@ def main(args):
         if path:
             source.close()
     sim.game.settle()
-    print("fen " + sim.game.game.pos.fen())
+    sim.say_position()
     return 0
 
 
@@ -118,6 +122,12 @@ class EBoardSim:
         if self.engine or self.interactive or self.setup or not line.startswith("leds"):
             print(line)
 
+    def say_position(self):
+        """`fen X-FEN` of the game; during a set-up phase, which has no
+        position yet, what stands on the board and what is still to place."""
+        setting_up = self.game.setting_up
+        print(setting_up.report() if setting_up else "fen " + self.game.game.pos.fen())
+
     def handle(self, line):
         from micro960.eboard.moves import parse_square
         words = line.split("#")[0].split()
@@ -139,13 +149,15 @@ class EBoardSim:
             elif word == "reply":
                 self.reply()
             elif word == "fen":
-                print("fen " + game.game.pos.fen())
+                self.say_position()
             elif word == "board":
                 self.show()
             elif word == "help":
                 print(SIM_HELP)
             elif word == "quit":
                 self.running = False
+            elif word in game.TYPED and len(words) == 1:
+                game.command(word)
             elif word == "think":
                 pass  # the engine thinks after every line anyway
             elif word in NEEDS:
@@ -166,6 +178,8 @@ class EBoardSim:
         from micro960.rules.notation import parse_move
         game = self.game
         game.settle()
+        if game.setting_up or game.board.setup:
+            raise ValueError("set the board up first: a move counts once the game has begun")
         move = parse_move(game.game.pos, text, game.game.legal_moves())
         self.carry_out(move)
 
@@ -193,7 +207,8 @@ def sim_board_lines(eboard_game):
     `-` a piece that is up, `o` a piece where the position has none, and
     [x] a lit square."""
     from micro960.rules.position import PIECE_LETTERS, TO120, WHITE
-    pos = eboard_game.game.pos
+    setting_up = eboard_game.setting_up
+    pos = setting_up.view().pos if setting_up else eboard_game.game.pos
     physical = eboard_game.physical
     kind, lit = eboard_game.leds
     lines = []
@@ -216,7 +231,7 @@ def sim_board_lines(eboard_game):
         lines.append("%d %s" % (rank + 1, cells))
     lines.append("   a  b  c  d  e  f  g  h")
     status = "White" if pos.side == WHITE else "Black"
-    lines.append("%s to move; leds %s" % (status, kind))
+    lines.append("%s to %s; leds %s" % (status, "place" if setting_up else "move", kind))
     return lines
 
 

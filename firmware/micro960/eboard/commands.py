@@ -1,0 +1,84 @@
+"""What a player types at the sensor board besides moves: resign, draw,
+accept, new. Loaded when first typed, so the device loop's heap is spared.
+
+    resign   you resign (with two players at the board: the side to move)
+    draw     claim a draw (fifty-move rule, threefold repetition); with none
+             to claim, offer one: micro960 takes it when it stands a pawn or
+             more worse, as it judged its last move. Two players: the offer
+             is the side to move's, and stands while it makes its move
+    accept   (two players) take the draw just offered, before your own move:
+             only the side that did not offer can
+    new      the next game: the one on the board goes to games.pgn as it
+             stands, and the pieces go to a start position of the rules
+
+Each raises ValueError, changing nothing, when it cannot be done now.
+
+    >>> from micro960.eboard.game import EBoardGame
+    >>> g = EBoardGame(number=518, engine=False, out=print)
+    >>> resign(g)
+    result 0-1 White resigns
+"""
+from micro960.rules.game import BLACK_WINS, UNDECIDED, WHITE_WINS
+from micro960.rules.position import WHITE, side_name
+
+
+def _not_over(eboard):
+    game = eboard.game
+    if game.result() != UNDECIDED:
+        raise ValueError("the game is over (%s); type new for the next" % game.reason())
+
+
+def resign(eboard):
+    _not_over(eboard)
+    game = eboard.game
+    loser = eboard.engine_side ^ 24 if eboard.engine_side else game.pos.side
+    game.ended = (BLACK_WINS if loser == WHITE else WHITE_WINS, side_name(loser) + " resigns")
+    eboard.ended()
+
+
+def draw(eboard):
+    _not_over(eboard)
+    game = eboard.game
+    if not game.rules.draw_claims:
+        raise ValueError("%s has no draws but the one after %d plies"
+                         % (game.rules.name, game.rules.max_plies))
+    if game.claimable_draw():
+        game.claim_draw()
+        eboard.ended()
+    elif eboard.engine_side is None:
+        eboard.draw_offer = (game.pos.side, len(game.moves))
+        eboard.out("draw offered by %s; %s may type accept before their next move"
+                   % (side_name(game.pos.side), side_name(game.pos.side ^ 24)))
+    elif eboard.score is not None and eboard.score <= -100:
+        game.agree_draw()
+        eboard.out("draw accepted by micro960")
+        eboard.ended()
+    else:
+        eboard.out("draw declined by micro960; play on")
+
+
+def accept(eboard):
+    _not_over(eboard)
+    game = eboard.game
+    if eboard.engine_side is not None:
+        raise ValueError("no draw offer to accept: micro960 offers none (draw offers yours)")
+    offer = eboard.draw_offer
+    # The side offered to accepts, once the offer's side has made its move.
+    if not offer or (game.pos.side, len(game.moves)) != (offer[0] ^ 24, offer[1] + 1):
+        raise ValueError("no draw offer to accept: the side offered a draw accepts it "
+                         "after the offer's move, before making their own")
+    game.agree_draw()
+    eboard.ended()
+
+
+def new(eboard):
+    """The next game, from the set-up (or FEN) the board was started with."""
+    game = eboard.game
+    if eboard.store is not None and game.moves:
+        problem = eboard.store.finish(game)  # an unfinished game is kept with *
+        if problem:
+            eboard.out("warning %s" % problem)
+    fen, number, black_number = eboard.start
+    game.new(fen, number, black_number)
+    game.clock = None
+    eboard.begin()
