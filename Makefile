@@ -45,11 +45,15 @@ $(NODE_STAMP): host_tools/pico/package.json host_tools/pico/package-lock.json
 play: $(STAMP)
 	$(VENV)/bin/micro960 play $(ARGS)
 
+# The tests run side by side, TEST_JOBS at a time (pytest-xdist's -n; the
+# number of cores by default): `make test TEST_JOBS=1` runs them one by one.
+TEST_JOBS ?= auto
+
 test: $(STAMP) $(TRAIN_STAMP) $(NODE_STAMP)
-	$(VENV)/bin/python -m pytest -q tests
+	$(VENV)/bin/python -m pytest -q -n $(TEST_JOBS) tests
 
 fuzz: $(STAMP) $(TRAIN_STAMP) $(NODE_STAMP)
-	MICRO960_FUZZ_EXAMPLES=$(FUZZ) $(VENV)/bin/python -m pytest -q tests -k fuzz
+	MICRO960_FUZZ_EXAMPLES=$(FUZZ) $(VENV)/bin/python -m pytest -q -n $(TEST_JOBS) tests -k fuzz
 
 # The network (host_tools/nnue/README.md): NNUE_POSITIONS positions of games in
 # every rule set labelled by Stockfish at NNUE_DEPTH, NNUE_SELFPLAY of

@@ -36,6 +36,7 @@ next timer, and stands still with none set, unless real_time says so.
 runs this example as it stands.) `micro960 emulator` puts a person's terminal
 on the board's serial port (host_tools/emulator_command.py).
 """
+import atexit
 import os
 import queue
 import select
@@ -96,9 +97,12 @@ def filesystem_image(folder=None):
 
 
 def bundle(board="pico", extra=None):
-    """The flash bundle for `board` (build/pico-bundle), plus `extra` {path: text}."""
+    """The flash bundle for `board` (build/pico-bundle-PID: this process's
+    own, as tests run side by side), plus `extra` {path: text}."""
     from . import flash
-    folder = runtime.BUILD / "pico-bundle"
+    folder = runtime.BUILD / ("pico-bundle-%d" % os.getpid())
+    if not folder.exists():
+        atexit.register(shutil.rmtree, folder, ignore_errors=True)
     flash.build_bundle(folder, board, "armv6m")
     for name, text in (extra or {}).items():
         (folder / name).write_text(text)

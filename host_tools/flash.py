@@ -33,7 +33,6 @@ import hashlib
 import json
 import os
 import re
-import shutil
 import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
@@ -254,7 +253,7 @@ def build_bundle(directory, board, arch):
     wanted = set(module_path(source) for source in sources)
     for old in lib.rglob("*.mpy"):
         if old.relative_to(lib).with_suffix("").as_posix() not in wanted:
-            old.unlink()
+            old.unlink(missing_ok=True)
     mpy_cross = runtime.mpy_cross_executable()
 
     def compile_one(source):
@@ -268,9 +267,9 @@ def build_bundle(directory, board, arch):
     with ThreadPoolExecutor() as pool:  # one mpy-cross process per file, side by side
         list(pool.map(compile_one, sources))
     for name in runtime.DATA_FILES:  # the network's weights, beside its module
-        shutil.copyfile(runtime.FIRMWARE / "micro960" / name, lib / name)
-    shutil.copyfile(runtime.FIRMWARE / "main.py", directory / "main.py")
-    shutil.copyfile(BOARDS / board / "board.py", directory / "board.py")
+        runtime.copy_whole(runtime.FIRMWARE / "micro960" / name, lib / name)
+    runtime.copy_whole(runtime.FIRMWARE / "main.py", directory / "main.py")
+    runtime.copy_whole(BOARDS / board / "board.py", directory / "board.py")
     version, sub = mpy_cross_format()
     manifest = {
         "board": board,
@@ -278,7 +277,9 @@ def build_bundle(directory, board, arch):
         "mpy": "%d.%d" % (version, sub),
         "files": dict((path, sha256(directory / path)) for path in bundle_paths()),
     }
-    (directory / MANIFEST).write_text(json.dumps(manifest, indent=1, sort_keys=True) + "\n")
+    text = directory / ("%s.%d.tmp" % (MANIFEST, os.getpid()))
+    text.write_text(json.dumps(manifest, indent=1, sort_keys=True) + "\n")
+    os.replace(text, directory / MANIFEST)
     return manifest
 
 

@@ -113,7 +113,7 @@ def compile_tree(source_dir, target_dir):
     wanted = set(path.relative_to(source_dir).with_suffix("") for path in sources)
     for old in target_dir.rglob("*.mpy"):
         if old.relative_to(target_dir).with_suffix("") not in wanted:
-            old.unlink()
+            old.unlink(missing_ok=True)  # (another process may have been first)
     compiled = []
     for source in sources:
         name = source.relative_to(source_dir).as_posix()
@@ -158,8 +158,16 @@ def build_firmware():
         source = FIRMWARE / "micro960" / name
         target = FIRMWARE_MPY / "micro960" / name
         if not target.exists() or target.read_bytes() != source.read_bytes():
-            shutil.copyfile(source, target)
+            copy_whole(source, target)
     return FIRMWARE_MPY
+
+
+def copy_whole(source, target):
+    """Copy a file so that no other process ever reads half of it (the
+    tests run side by side: see tests/conftest.py)."""
+    partial = Path(target).with_name("%s.%d.tmp" % (Path(target).name, os.getpid()))
+    shutil.copyfile(source, partial)
+    os.replace(partial, target)
 
 
 def run_micropython(code_or_args, heap="64K", input=None, capture=True, env=None,

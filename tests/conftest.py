@@ -61,6 +61,7 @@ def need_tool(name, package=None):
 def pytest_configure(config):
     config.addinivalue_line("markers", "tools(*names): the programs a test needs; "
                             "it skips without them (fails in CI)")
+    config.addinivalue_line("markers", "slow: takes a minute or more; run first")
 
 
 def pytest_runtest_setup(item):
@@ -85,6 +86,45 @@ def data_dir():
         pytest.fail("reference data not found at %s (set MICRO960_DATA)" % DATA)
     return DATA
 
+
+
+# `make test` runs the tests in parallel (pytest-xdist, -n): the main process
+# compiles the firmware and the firmware tests once before the workers start,
+# so no two workers compile the same files, and each worker hands its fuzz
+# tally back to it at the end.
+
+def in_worker(config):
+    return hasattr(config, "workerinput")
+
+
+def pytest_sessionstart(session):
+    if not in_worker(session.config):
+        from host_tools import runtime
+        runtime.build_firmware()
+        runtime.compile_tree(FIRMWARE_TESTS, runtime.TESTS_MPY)
+
+
+def pytest_collection_modifyitems(config, items):
+    """The slow tests first, so that in a parallel run none is left to run
+    alone at the end (a stable sort: each worker sees the same order)."""
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+
+
+def pytest_sessionfinish(session):
+    if in_worker(session.config):
+        import fuzzing
+        session.config.workeroutput["fuzz_counts"] = [
+            [surface, runtime, tried, failed]
+            for (surface, runtime), (tried, failed) in fuzzing.COUNTS.items()]
+
+
+@pytest.hookimpl(optionalhook=True)  # an xdist hook: without -n it is never called
+def pytest_testnodedown(node, error):
+    import fuzzing
+    for surface, runtime, tried, failed in getattr(node, "workeroutput", {}).get("fuzz_counts", ()):
+        counts = fuzzing.COUNTS.setdefault((surface, runtime), [0, 0])
+        counts[0] += tried
+        counts[1] += failed
 
 
 def pytest_terminal_summary(terminalreporter):

@@ -185,6 +185,7 @@ def test_the_console_with_a_16_kb_table_leaves_its_heap_free(pico, capsys):
     assert kb == 16 and free >= CONSOLE_FREE_BYTES, free
 
 
+@pytest.mark.slow
 def test_bench_pico_measures_on_the_device():
     """`micro960 bench --pico` runs and measures (the figures belong in the
     benchmark, not here: only that each is there and makes sense)."""
@@ -294,6 +295,7 @@ END_OF_GAME_BYTES = 28 * 1024
 DEVICE_ENDINGS = ("engine mates", "flag", "threefold claim", "LRS king capture")
 
 
+@pytest.mark.slow
 def test_the_end_of_a_game_is_archived_within_its_heap_budget(capsys):
     """Ways a game ends, resumed on a clock, on the device's console with
     its default table and a writable flash: archived to games.pgn, and its

@@ -89,6 +89,7 @@ def copied(out):
     return re.findall(r"^\[\d+/\d+\] (\S+) \(", out, re.M)
 
 
+@pytest.mark.slow
 def test_micro960_flash_with_the_real_mpremote_copies_only_what_changed(capsys):
     with emulator.EmulatedPico(board=None) as pico:  # MicroPython's .uf2 and nothing else
         port = pico.serial_port()

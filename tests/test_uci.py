@@ -832,6 +832,7 @@ def play_timed_game(sp):
     return lowest, board.ply(), outcome.result() if outcome else "1/2-1/2 (adjudicated)"
 
 
+@pytest.mark.slow
 def test_time_is_never_exceeded_over_a_20_game_match():
     rng = random.Random(960)
     positions = [rng.randrange(960) for _ in range(GAMES)]
