@@ -43,11 +43,11 @@ What it recognises, and how:
 - the last moves can be taken back by moving the pieces back, if
   can_take_back() allows it.
 """
+from micro960.compat import const
 from micro960.rules.movegen import legal_moves, move_buffer
 from micro960.rules.notation import san
 from micro960.rules.position import (BLACK, CASTLE, EN_PASSANT, FILES, PROMOTE_N, PROMOTE_Q, TO64,
-                                     TO120, WHITE)
-from micro960.rules.position import castle_squares as position_castle_squares
+                                     TO120, WHITE, castle_squares)
 
 # Status values.
 OK = "ok"            # the board shows the game's position
@@ -58,12 +58,19 @@ SETUP = "setup"      # the board is being set up
 
 UNDO_DEPTH = 8  # how many moves back a takeback may reach
 
+# The fields of a legal move's info (_move_info, EBoard.infos): the move, the
+# occupancy after it, the squares it may touch, the squares it must lift.
+_MOVE = const(0)
+_AFTER = const(1)
+_AREA = const(2)
+_LIFT = const(3)
 
-def square_name(s):
+
+def square64_name(s):
     return FILES[s & 7] + str((s >> 3) + 1)
 
 
-def parse_square(text):
+def parse_square64(text):
     """'e4' -> 28; ValueError for anything else."""
     if len(text) != 2 or text[0] not in FILES or text[1] not in "12345678":
         raise ValueError("not a square: %r" % text)
@@ -76,7 +83,7 @@ def squares_text(mask):
     s = 0
     while mask:
         if mask & 1:
-            names.append(square_name(s))
+            names.append(square64_name(s))
         mask >>= 1
         s += 1
     return " ".join(names)
@@ -100,13 +107,13 @@ def occupancy(pos):
     return mask
 
 
-def castle_squares(move, orthodox=False):
+def castle_squares64(move, orthodox=False):
     """(king from, rook from, king to, rook to) of a castling move, squares
     0-63; `orthodox` for Chess480's castling (position.castle_squares)."""
     k0 = move & 63
     r0 = (move >> 6) & 63
     side = WHITE if k0 < 8 else BLACK
-    k1, r1 = position_castle_squares(side, TO120[r0], TO120[k0], orthodox)
+    k1, r1 = castle_squares(side, TO120[r0], TO120[k0], orthodox)
     return k0, r0, TO64[k1], TO64[r1]
 
 
@@ -116,7 +123,7 @@ def move_squares(pos, move):
     flag = move >> 12
     if flag == CASTLE:
         mask = 0
-        for s in castle_squares(move, pos.orthodox_castling):
+        for s in castle_squares64(move, pos.orthodox_castling):
             mask |= 1 << s
         return mask
     fr = move & 63
@@ -141,7 +148,7 @@ def gesture(pos, move, style=0):
     fr = move & 63
     to = (move >> 6) & 63
     if flag == CASTLE:
-        k0, r0, k1, r1 = castle_squares(move, pos.orthodox_castling)
+        k0, r0, k1, r1 = castle_squares64(move, pos.orthodox_castling)
         if style == 0 or k1 == r0 and r1 == k0:
             return [(k0, False), (r0, False), (r1, True), (k1, True)]
         if style == 3:
@@ -254,7 +261,7 @@ class EBoard:
         self.base = base = occupancy(pos)
         self.together = 0  # king-and-rook pairs seen up at one moment
         self._empty_hand()
-        # Per legal move: (move, occupancy after, area, squares to lift).
+        # Per legal move: its info (_MOVE, _AFTER, _AREA, _LIFT).
         infos = []
         pairs = []
         self.over = game.result() != "*"
@@ -262,8 +269,8 @@ class EBoard:
             for i in range(legal_moves(pos, self.buf, 0)):
                 info = _move_info(pos, base, self.buf[i])
                 infos.append(info)
-                if info[0] >> 12 == CASTLE:
-                    k0, r0, k1, r1 = castle_squares(info[0], pos.orthodox_castling)
+                if info[_MOVE] >> 12 == CASTLE:
+                    k0, r0, k1, r1 = castle_squares64(info[_MOVE], pos.orthodox_castling)
                     pairs.append((1 << k0) | (1 << r0))
         if self.undo_masks:
             before, filled = self.undo_masks[-1]
@@ -290,13 +297,13 @@ class EBoard:
         if placed:
             if self.physical & bit:
                 self._error("place on %s, but a piece stands there already; ignored"
-                            % square_name(sq))
+                            % square64_name(sq))
                 return
             self.physical |= bit
             self.last_placed = sq
         else:
             if not self.physical & bit:
-                self._error("lift from %s, but it is empty already; ignored" % square_name(sq))
+                self._error("lift from %s, but it is empty already; ignored" % square64_name(sq))
                 return
             self.physical &= ~bit
             self.lifted |= bit
@@ -317,7 +324,7 @@ class EBoard:
                 if placed:
                     self.last_placed = sq
         self._note_pairs_up()
-        self._evaluate()
+        self._explain()
 
     def _note_pairs_up(self):
         """Remember each king and rook that are up at the same moment."""
@@ -331,7 +338,9 @@ class EBoard:
             self.setup = False
             self._follow()
 
-    def _evaluate(self):
+    def _explain(self):
+        """Explain the sensors' board: the position (OK), a legal move under way
+        (WAITING, PENDING) or played, a takeback, or nothing legal (ERROR)."""
         physical = self.physical
         base = self.base
         if physical == base:
@@ -344,8 +353,8 @@ class EBoard:
         found = []
         lifted = self.lifted | self.together
         for info in self.infos:
-            if info[1] == physical and info[1] != base and info[3] & lifted == info[3]:
-                found.append(info[0])
+            if info[_AFTER] == physical and info[_AFTER] != base and info[_LIFT] & lifted == info[_LIFT]:
+                found.append(info[_MOVE])
         found = self._narrow(found)
         if len(found) == 1:
             move = found[0]
@@ -402,13 +411,13 @@ class EBoard:
             most = 0
             best = []
             for info in self.infos:
-                if info[0] in found:
-                    n = count_bits(info[3] & (self.lifted | self.together))
+                if info[_MOVE] in found:
+                    n = count_bits(info[_LIFT] & (self.lifted | self.together))
                     if n > most:
                         most = n
                         best = []
                     if n == most:
-                        best.append(info[0])
+                        best.append(info[_MOVE])
             found = best
         if len(found) > 1:
             last = [m for m in found if (m >> 6) & 63 == self.last_placed]
@@ -430,9 +439,9 @@ class EBoard:
         fr = move & 63
         to = (move >> 6) & 63
         for info in self.infos:
-            castle = info[0]
+            castle = info[_MOVE]
             if castle >> 12 == CASTLE:
-                k0, r0, k1, r1 = castle_squares(castle, self.game.pos.orthodox_castling)
+                k0, r0, k1, r1 = castle_squares64(castle, self.game.pos.orthodox_castling)
                 if (fr == k0 and to == k1) or (fr == r0 and to == r1):
                     return castle
                 both = (1 << k0) | (1 << r0)
@@ -443,7 +452,7 @@ class EBoard:
 
     def _could_castle(self, castle, strict):
         for info in self.infos:
-            if info[0] == castle:
+            if info[_MOVE] == castle:
                 return _could_become(info, self.base, self.physical, strict)
         return False
 
@@ -451,9 +460,9 @@ class EBoard:
         """Castling where king and rook swap squares, if both were up at once
         and nothing else was (all the pieces lifted and put back is no move)."""
         for info in self.infos:
-            if (info[1] == self.base and info[0] >> 12 == CASTLE
-                    and info[3] & self.together == info[3] and not self.lifted & ~info[3]):
-                return info[0]
+            if (info[_AFTER] == self.base and info[_MOVE] >> 12 == CASTLE
+                    and info[_LIFT] & self.together == info[_LIFT] and not self.lifted & ~info[_LIFT]):
+                return info[_MOVE]
         return 0
 
     def _take_back(self):
@@ -521,7 +530,7 @@ class EBoard:
 def _filled(move, orthodox):
     """The squares a move's pieces end on (what a takeback lifts again)."""
     if move >> 12 == CASTLE:
-        k0, r0, k1, r1 = castle_squares(move, orthodox)
+        k0, r0, k1, r1 = castle_squares64(move, orthodox)
         return (1 << k1) | (1 << r1)
     return 1 << ((move >> 6) & 63)
 
@@ -532,7 +541,7 @@ def _move_info(pos, base, move):
     fr = move & 63
     to = (move >> 6) & 63
     if flag == CASTLE:
-        k0, r0, k1, r1 = castle_squares(move, pos.orthodox_castling)
+        k0, r0, k1, r1 = castle_squares64(move, pos.orthodox_castling)
         after = (base & ~((1 << k0) | (1 << r0))) | (1 << k1) | (1 << r1)
         lo = min(k0, r0, k1, r1)
         hi = max(k0, r0, k1, r1)
@@ -563,7 +572,7 @@ def _could_become(info, base, physical, strict):
     `strict`, none may be), and inside it there may not be more pieces than
     before the move.
     """
-    area = info[2]
+    area = info[_AREA]
     outside = physical & ~area
     if outside & ~base:
         return False

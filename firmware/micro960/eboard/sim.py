@@ -129,7 +129,7 @@ class EBoardSim:
         print(setting_up.report() if setting_up else "fen " + self.game.game.pos.fen())
 
     def handle(self, line):
-        from micro960.eboard.moves import parse_square
+        from micro960.eboard.moves import parse_square64
         words = line.split("#")[0].split()
         if not words:
             return
@@ -138,7 +138,7 @@ class EBoardSim:
         try:
             if word in ("lift", "place") and len(words) > 1:
                 for name in words[1:]:
-                    sq = parse_square(name)
+                    sq = parse_square64(name)
                     game.lift(sq) if word == "lift" else game.place(sq)
             elif word == "promote" and len(words) == 2:
                 game.promote(words[1])

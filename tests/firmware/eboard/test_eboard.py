@@ -7,8 +7,8 @@ replies with their LEDs.
 import gc
 
 from micro960.eboard.moves import (
-    ERROR, OK, PENDING, SETUP, WAITING, EBoard, castle_squares, gesture, move_squares,
-    occupancy, parse_square, squares_text,
+    ERROR, OK, PENDING, SETUP, WAITING, EBoard, castle_squares64, gesture, move_squares,
+    occupancy, parse_square64, squares_text,
 )
 from micro960.eboard.game import EBoardGame
 from micro960.rules.game import Game
@@ -18,7 +18,7 @@ from support import raises
 
 
 def sq(name):
-    return parse_square(name)
+    return parse_square64(name)
 
 
 def events(board, text):
@@ -42,7 +42,7 @@ def new_board(rules="chess960", fen=None, number=None):
 
 def test_squares_and_masks():
     assert sq("a1") == 0 and sq("h1") == 7 and sq("a2") == 8 and sq("h8") == 63
-    assert raises(ValueError, parse_square, "i1") and raises(ValueError, parse_square, "e")
+    assert raises(ValueError, parse_square64, "i1") and raises(ValueError, parse_square64, "e")
     assert squares_text((1 << 4) | (1 << 63)) == "e1 h8"
     assert occupancy(Game("chess960", number=518).pos) == 0xFFFF00000000FFFF
 
@@ -135,7 +135,7 @@ def _pad(row):
 
 def castling_gestures(move):
     """Every castling gesture for this move, as (name, [(square, placed)])."""
-    k0, r0, k1, r1 = castle_squares(move)
+    k0, r0, k1, r1 = castle_squares64(move)
     up = lambda s: (s, False)
     down = lambda s: (s, True)
     both = [up(k0), up(r0)]

@@ -8,7 +8,7 @@ real clock.
 """
 import gc
 
-from micro960.eboard.moves import gesture, parse_square
+from micro960.eboard.moves import gesture, parse_square64
 from micro960.eboard.game import EBoardGame
 
 from support import Time
@@ -18,8 +18,8 @@ WHITE, BLACK = 8, 16
 
 def play(g, text):
     """'e2e4' made on the board: lift, then place."""
-    g.lift(parse_square(text[:2]))
-    g.place(parse_square(text[2:]))
+    g.lift(parse_square64(text[:2]))
+    g.place(parse_square64(text[2:]))
 
 
 def carry_out(g):
@@ -137,7 +137,7 @@ def test_a_power_cut_takes_the_game_up_with_its_clock_and_the_end_is_archived():
         # The power comes back: a new game from the board's settings, taken up
         # from the save; one piece was knocked off f3 meanwhile.
         again, said, later = on_clock("5+3", engine=False)
-        f3 = parse_square("f3")
+        f3 = parse_square64("f3")
         assert again.resume(GameStore(folder), shown & ~(1 << f3))
         assert said[-2:] == ["resume 2", "leds setup f3"], said
         clock = again.game.clock

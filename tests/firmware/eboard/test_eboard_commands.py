@@ -7,7 +7,7 @@ import os
 
 from micro960.device.storage import GameStore
 from micro960.eboard.game import EBoardGame
-from micro960.eboard.moves import parse_square
+from micro960.eboard.moves import parse_square64
 
 from support import raises
 
@@ -15,7 +15,7 @@ from support import raises
 def events(g, text):
     """'-e2 +e4' lifts e2 and places on e4."""
     for word in text.split():
-        sq = parse_square(word[1:])
+        sq = parse_square64(word[1:])
         g.lift(sq) if word[0] == "-" else g.place(sq)
 
 
@@ -123,7 +123,7 @@ def test_new_during_a_set_up_phase_starts_it_again():
     lines = []
     g = EBoardGame(engine=False, out=lines.append, settle_ms=None, setup=True)
     assert raises(ValueError, g.command, "resign")  # no game yet
-    g.place(parse_square("a1"))
+    g.place(parse_square64("a1"))
     g.command("new")
     assert lines[-1].startswith("leds error a1")  # the bishop is off the pawns-only board
     assert g.setting_up.board_text() == "8/pppppppp/8/8/8/8/PPPPPPPP/8"
