@@ -191,8 +191,10 @@ class Flows:
         """Keep track of draw offers; a draw agreed must be the other side's."""
         side, plies, result = before
         game = self.console.game
-        if step in ("new", "undo", "setup") or step.startswith(("new ", "rules ")):
-            self.offer = None
+        refused = [line for line in self.said if line.startswith("error:")]
+        if not refused and (step in ("new", "undo", "setup") or
+                            step.startswith(("new ", "rules "))):
+            self.offer = None  # (an undo refused, say, leaves the offer standing)
         if step == "draw" and [line for line in self.said if "offers a draw" in line]:
             self.offer = (side, plies)
         if step == "accept" and result == UNDECIDED and game.reason() == "draw agreed" and \
