@@ -24,7 +24,7 @@ ENDINGS = (
     ("flag v lone king", "both", "7k/8/8/8/8/8/8/KQ6 w - - 0 1", ("Qa2", "Kg7"),
      ("clock 0.02", "+2000", "Qb2+")),
     ("resignation", "both", None, ("e4",), ("resign",)),
-    ("agreed draw", "both", None, ("e4",), ("draw", "accept")),
+    ("agreed draw", "both", None, ("e4",), ("draw", "e5", "accept")),
     ("threefold claim", "both", None, ("Nf3", "Nf6", "Ng1", "Ng8", "Nf3", "Nf6", "Ng1"),
      ("Ng8", "draw")),
     ("fivefold", "both", None, ("Nf3", "Nf6", "Ng1", "Ng8") * 3 + ("Nf3", "Nf6", "Ng1"),

@@ -126,7 +126,8 @@ class LineProcess:
                         line = self.lines.get(timeout=2)
                     except queue.Empty:
                         break
-                    seen.append(line)
+                    if line is not None:  # (None: the program has ended)
+                        seen.append(line)
                 self.stop()
                 raise AssertionError("a traceback: %s" % "\n".join(seen[-12:]))
             if done(line):
@@ -239,13 +240,14 @@ def mutate(board, draw):
     return fen[:at] + odd + fen[at + (kind == 8):]
 
 
-def console_driver_command(*args, heap="224K"):
-    """The argv that runs tests/firmware/console_driver.py's main(ARGS) on the
-    MicroPython unix port, from the .mpy builds of the firmware and its tests."""
+def console_driver_command(*args, heap="224K", module="console_driver"):
+    """The argv that runs tests/firmware/console_driver.py's main(ARGS) (or
+    another driver `module` there) on the MicroPython unix port, from the
+    .mpy builds of the firmware and its tests."""
     from pathlib import Path
     from host_tools import runtime
     firmware = runtime.build_firmware()
     runtime.compile_tree(Path(__file__).resolve().parent / "firmware", runtime.TESTS_MPY)
-    boot = ("import sys\nsys.path[0:0] = [%r, %r]\nimport console_driver\n"
-            "console_driver.main(*sys.argv[1:])\n" % (str(firmware), str(runtime.TESTS_MPY)))
+    boot = ("import sys\nsys.path[0:0] = [%r, %r]\nimport %s\n%s.main(*sys.argv[1:])\n"
+            % (str(firmware), str(runtime.TESTS_MPY), module, module))
     return [runtime.micropython_executable(), "-X", "heapsize=%s" % heap, "-c", boot] + list(args)

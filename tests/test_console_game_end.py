@@ -47,7 +47,7 @@ ENDINGS = {
         ["clock 0.02", FLAG, "Qb2+"], "1/2-1/2",
         "White's time ran out, but Black cannot mate"),
     "resignation": ("chess960", "both", START, ["e4"], ["resign"], "1-0", "Black resigns"),
-    "agreed draw": ("chess960", "both", START, ["e4"], ["draw", "accept"], "1/2-1/2",
+    "agreed draw": ("chess960", "both", START, ["e4"], ["draw", "e5", "accept"], "1/2-1/2",
                     "draw agreed"),
     "threefold repetition claimed": ("chess960", "both", START, KNIGHTS + KNIGHTS[:3],
                                      ["Ng8", "draw"], "1/2-1/2",

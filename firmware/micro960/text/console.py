@@ -87,6 +87,9 @@ class Console:
             except ValueError as e:
                 self.out("error: %s" % e)
             self.keep()
+            # Whatever the line was (a move, new, rules, undo, white, go, a
+            # placement...), the engine moves if it has left its side to move.
+            self.reply()
         except MemoryError:  # (a game is saved after every move: nothing is lost)
             self.out("error: out of memory; the game goes on")
         self.forget()  # (at a game's end too: the next game needs the room)
@@ -133,7 +136,12 @@ class Console:
             from .console_commands import keep_ended  # at a game's end: loaded for then
             if keep_ended(self):
                 return
-        problem = self.store.save(game)  # (not written again if it is the same)
+        self.save()
+
+    def save(self):
+        """Write the game as keep() described it last; it reads the moves,
+        not game.pos (which the search moves about while it thinks)."""
+        problem = self.store.save(self.game)  # (not written again if it is the same)
         if problem:
             self.out("warning: %s; the game goes on" % problem)
         return problem
@@ -175,10 +183,12 @@ class Console:
         self.keep()  # your move is on flash before the engine thinks
         self.show_board()
         self.announce()
-        self.reply()
 
     def reply(self):
-        """If it is the engine's turn, think and play."""
+        """If it is the engine's turn, think and play (in a set-up phase,
+        place its pieces). handle() calls it after every line."""
+        if self.setup and self.setup.engine_places():  # (which may end the set-up phase)
+            self.keep()
         game = self.game
         if self.setup or game.pos.side != self.engine_side or game.result() != UNDECIDED:
             return
@@ -232,14 +242,17 @@ class Console:
 
     def taken(self, side, text):
         """`side`'s move, played while the engine pondered on it (the game has
-        it already): say it and start the engine's clock. It is saved with the
-        engine's answer: game.pos is the search's until then."""
+        it already): say it, start the engine's clock and save it before the
+        engine thinks on, as any move (not through keep(): game.pos is the
+        search's, and the game is not over, or the engine would not ponder)."""
         game = self.game
         self.out(text)
         self.last_move = (game, len(game.moves), text)
         if game.clock:
             game.clock.punch(side)
             game.clock.start(side ^ BOTH)
+        if self.store and self.unarchived is None:  # (else game.txt keeps that game)
+            self.save()
 
     def typed_while_thinking(self):
         """Polled by the search: True makes the engine move now (Enter or

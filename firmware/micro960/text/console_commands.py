@@ -230,14 +230,12 @@ def cmd_undo(console, args):
 
 def cmd_white(console, args):
     console.engine_side = BLACK
-    say_sides(console)
-    console.reply()
+    say_sides(console)  # (then the engine moves if it is its turn: Console.handle)
 
 
 def cmd_black(console, args):
     console.engine_side = WHITE
     say_sides(console)
-    console.reply()
 
 
 def cmd_both(console, args):
@@ -248,8 +246,7 @@ def cmd_both(console, args):
 def cmd_go(console, args):
     if console.game.result() != UNDECIDED:
         raise ValueError("the game is over (%s); type new" % console.game.reason())
-    console.engine_side = console.game.pos.side
-    console.reply()
+    console.engine_side = console.game.pos.side  # and it moves (Console.handle)
 
 
 def cmd_hint(console, args):
@@ -386,9 +383,13 @@ def cmd_accept(console, args):
     game = console.game
     console.not_over()
     offer = console.draw_offer
-    # An offer stands while its side makes its move and until the other replies.
-    now = (len(game.moves), game.pos.side)
-    if not offer or now not in ((offer[1], offer[0]), (offer[1] + 1, offer[0] ^ BOTH)):
+    # An offer is made on one's own turn; the other side may accept it
+    # after that move, before making its own.
+    if offer and offer[0] == game.pos.side and offer[1] == len(game.moves):
+        raise ValueError("%s offered the draw: %s may accept it, after %s's move"
+                         % (side_name(offer[0]), side_name(offer[0] ^ BOTH),
+                            side_name(offer[0])))
+    if not offer or (len(game.moves), game.pos.side) != (offer[1] + 1, offer[0] ^ BOTH):
         raise ValueError("no draw offer to accept")
     game.agree_draw()
     console.announce()

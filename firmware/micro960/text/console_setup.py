@@ -126,10 +126,18 @@ class SetUpPhase:
             console.out("Set-up done. New %s game. Start position %s." % (
                 game.rules.name, setup_text(game.rules, game.start_fen) or game.start_fen))
             console.show_board()
-            console.announce()
-            console.reply()
+            console.announce()  # (then the engine moves if it plays White: Console.reply)
             return
         console.show_board()  # with who places what next
+
+    def engine_places(self):
+        """Place the engine's pieces if it is its turn (after `black`, say):
+        Console.reply, after every line. True if it was."""
+        setup = self.setup
+        if setup.done() or setup.side() != self.console.engine_side:
+            return False
+        self._next()
+        return True
 
     def view(self):
         """The board so far, for console.board_lines: pawns and the back ranks."""

@@ -63,6 +63,30 @@ def test_a_saved_game_resumes_exactly():
     in_scratch(check)
 
 
+def test_a_save_that_differs_is_written_even_where_adler32_is_the_same():
+    """A save the same as the last is skipped; it once was when only its
+    Adler-32 was the same: SP 326 after SP 518 (their back ranks swap two
+    pairs of letters), a move d1c4 after an undone c2d3 (issue 40)."""
+    from power_cut import Saved
+    from micro960.device import storage
+
+    def check(folder):
+        store = GameStore(folder)
+        for game in (Game("chess960", number=518), Game("chess960", number=326)):
+            assert store.save(game) is None
+            assert GameStore(folder).load().start_fen == game.start_fen
+        for text in ("moves c2d3\n", "moves d1c4\n"):
+            assert storage._checksum(text.encode()) == storage._checksum(b"moves c2d3\n")
+            assert store.save(Saved(text)) is None
+            assert read(folder + "/" + CURRENT).startswith(text.encode())
+        steps = CutFiles()  # and the same save again is not written
+        GameStore(folder, steps).save(Saved("moves d1c4\n"))
+        assert steps.steps > 0
+        store.files = steps = CutFiles()
+        assert store.save(Saved("moves d1c4\n")) is None and steps.steps == 0
+    in_scratch(check)
+
+
 def test_the_folder_is_made_when_missing():
     def check(folder):
         store = GameStore(folder + "/a/b/")

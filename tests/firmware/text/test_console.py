@@ -136,6 +136,20 @@ def test_playing_the_engine():
     assert len(c.game.moves) == 2
 
 
+def test_the_engine_moves_whatever_line_left_its_side_to_move():
+    """It once waited after new, rules, new fen and undo left its side to
+    move, and took the next move typed as its own (issue 40)."""
+    white, black = 8, 16
+    for engine, line in ((white, "new 518"), (white, "rules lrs"), (white, "undo"),
+                         (white, "new fen 4k3/8/8/8/8/8/8/R3K3 w Q - 0 1"),
+                         (black, "new fen 4k3/8/8/8/8/8/8/R3K3 b Q - 0 1")):
+        c, said = console("chess960", 518, engine_side=engine)
+        c.reply()  # White's first move, if the engine plays White
+        c.handle(line)
+        assert len(c.game.moves) == 1 and c.game.pos.side != engine, (line, said[-4:])
+        assert said[-1] == ("White" if engine == black else "Black") + " to move", said[-4:]
+
+
 def board_of(said):
     """The lines of the last board shown: its top edge (in ASCII) or top rank
     down to `... to move`."""

@@ -193,3 +193,25 @@ def test_ctrl_c_after_a_hit_plays_the_best_move_so_far():
     c.game.rebuild()  # the search's moves were all taken back
     assert c.game.pos.fen() == fen and c.game.result() == "*"
     assert any(line.startswith("micro960 plays 2...") for line in said)
+
+
+def test_a_hit_is_saved_before_the_engine_thinks_on():
+    """A power cut while the engine answered a hit once lost the person's
+    move: it was saved only with the engine's answer (issue 40)."""
+    from micro960.device.storage import GameStore
+    from power_cut import remove_folder, scratch_folder
+    folder = scratch_folder("hit")
+    try:
+        c, said = against_the_engine()
+        c.resume(GameStore(folder))  # nothing saved yet: a fresh store
+        c.keep()
+        from micro960.rules.notation import san
+        text = san(c.game.pos, c.expected[2])
+        saved = []  # the moves in game.txt when the engine thinks on after the hit
+        hit = c.engine.ponderhit
+        c.engine.ponderhit = lambda: saved.append(GameStore(folder).load().uci_moves()) or hit()
+        c.input = Typed((20, text), (300, "quit"))
+        c.next_line()
+        assert len(saved) == 1 and saved[0] == c.game.uci_moves()[:3], (saved, said[-3:])
+    finally:
+        remove_folder(folder)

@@ -68,6 +68,9 @@ def test_a_draw_is_offered_and_accepted_or_declined():
     assert c.game.result() == "1/2-1/2" and "Game over: 1/2-1/2 (draw agreed)" in said
     c.handle("new 518")
     c.handle("draw")
+    c.handle("accept")  # White cannot take its own offer (it once could: issue 40)
+    assert said[-1] == "error: White offered the draw: Black may accept it, after White's move"
+    assert c.game.result() == "*"
     c.handle("e4")
     c.handle("e5")  # Black moved on: the offer has lapsed
     c.handle("accept")
@@ -108,6 +111,16 @@ def test_a_set_up_phase_places_the_pieces_in_turn_then_the_game_begins():
                for line in said)
     c.handle("e4")
     assert c.game.moves and said[-1] == "Black to move"
+
+
+def test_the_engine_places_at_once_when_it_takes_the_side_to_place():
+    """After `black` in a set-up phase the engine plays White, whose piece
+    is to be placed: it once waited, and the person placed it (issue 40)."""
+    c, said = console("chess960", 518, engine_side=16)
+    c.handle("new setup")
+    c.handle("black")
+    assert any(line.startswith("micro960 places its bishop on ") for line in said), said[-4:]
+    assert said[-1].startswith("Black places a bishop: "), said[-4:]
 
 
 def test_the_engine_places_its_own_pieces_and_each_side_its_own_rank():
