@@ -136,20 +136,8 @@ def parse_move(pos, text, moves=None):
     for m in moves:
         if promotion_type(m) and uci_text(pos, m)[:4] == lower:
             raise ValueError(needs_piece(text.strip()))
-    raise ValueError("illegal move: " + text + _castling_hint(pos, wanted, moves))
-
-
-def _castling_hint(pos, wanted, moves):
-    """'; to castle, type O-O' when `wanted` (normalised input) is a king
-    move in SAN that only castling could make: onto its own castling rook
-    (Kg8 with the king on f8, the rook on g8) or to where castling puts it
-    (Kg1 from e1). SAN writes every castling O-O or O-O-O."""
-    if len(wanted) < 3 or wanted[0] not in "Kk":
-        return ""
-    to = wanted[-2:].lower()
-    origin = wanted[1:-2].lower()  # Kf8g8, Kfg8: the king's square or a part of it
-    for m in moves:
-        if is_castle(m) and origin in square_name(move_from(m)) and \
-                to in (square_name(move_to(m)), square_name(king_destination(pos, m))):
-            return "; to castle, type " + _san_core(pos, m, moves)
-    return ""
+    hint = ""
+    if wanted[:1] in ("K", "k"):  # SAN writes castling O-O: perhaps a king move meant it
+        from micro960.rules.castling_hint import castling_hint  # (loaded for it alone)
+        hint = castling_hint(pos, wanted, moves)
+    raise ValueError("illegal move: " + text + hint)

@@ -110,7 +110,8 @@ class Console:
     def forget(self):
         """Give a board back the heap of the modules used now and then."""
         release("text.console_commands", "text.console_help", "text.console_setup",
-                "text.console_resume", "rules.startpos", "rules.pgn", "rules.fen", "rules.setup")
+                "text.console_resume", "rules.startpos", "rules.pgn", "rules.fen", "rules.setup",
+                "rules.castling_hint")
 
     def keep(self):
         """Save the game after every change, so a power cut loses nothing; when
