@@ -255,14 +255,27 @@ def build_bundle(directory, board, arch):
         if old.relative_to(lib).with_suffix("").as_posix() not in wanted:
             old.unlink(missing_ok=True)
     mpy_cross = runtime.mpy_cross_executable()
+    # As runtime.compile_tree: a file is compiled again only when its
+    # source's modification time differs from its .mpy's, or the compiler
+    # or its options changed (every emulated Pico a test boots builds one).
+    # (The manifest of the last build says which compiler made it.)
+    compiler = "%s %s %s -O%d" % (mpy_cross, os.stat(mpy_cross).st_mtime_ns, arch, OPTIMISE)
+    try:
+        rebuild_all = json.loads((directory / MANIFEST).read_text()).get("compiler") != compiler
+    except (OSError, ValueError):
+        rebuild_all = True
 
     def compile_one(source):
         # A traceback names the file as the board imports it: that name is
         # then one string in the board's heap, not two for each module.
         target = lib / (module_path(source) + ".mpy")
+        mtime = source.stat().st_mtime_ns
+        if not rebuild_all and target.exists() and target.stat().st_mtime_ns == mtime:
+            return
         target.parent.mkdir(parents=True, exist_ok=True)
         runtime.compile_mpy(mpy_cross, arch, source, target,
                             "/%s/%s.mpy" % (LIB, module_path(source)), OPTIMISE)
+        os.utime(target, ns=(mtime, mtime))
 
     with ThreadPoolExecutor() as pool:  # one mpy-cross process per file, side by side
         list(pool.map(compile_one, sources))
@@ -275,6 +288,7 @@ def build_bundle(directory, board, arch):
         "board": board,
         "arch": arch,
         "mpy": "%d.%d" % (version, sub),
+        "compiler": compiler,
         "files": dict((path, sha256(directory / path)) for path in bundle_paths()),
     }
     text = directory / ("%s.%d.tmp" % (MANIFEST, os.getpid()))

@@ -3,7 +3,7 @@
 Most tests drive the engine through python-chess (chess.engine), an
 independent implementation of the GUI side; the timing tests talk to it
 through raw pipes to measure how fast `stop` and `isready` are answered.
-The last test plays a 20-game Chess960 match with real clocks and checks
+The last test plays a Chess960 match (GAMES games) with real clocks and checks
 that no side ever overstepped its time.
 """
 import queue
@@ -18,6 +18,8 @@ from pathlib import Path
 import chess
 import chess.engine
 import pytest
+
+import fuzzing
 
 REPO = Path(__file__).resolve().parent.parent
 RUNTIMES = ("cpython", "micropython")
@@ -792,7 +794,10 @@ def test_a_malformed_go_is_still_answered_with_bestmove(raw, go):
 # ------------------------------------------------------------ time management
 
 
-GAMES = 20
+# Games at 2 s + 0.1 s each: 8 in `make test` (about a minute, two at a
+# time), 20 in `make fuzz` (tests/fuzzing.py's long budget): a long match is
+# a benchmark's work more than a test's.
+GAMES = 20 if fuzzing.LONG else 8
 BASE = 2.0
 INCREMENT = 0.1
 MAX_PLIES = 120  # adjudicated a draw after this
@@ -833,7 +838,7 @@ def play_timed_game(sp):
 
 
 @pytest.mark.slow
-def test_time_is_never_exceeded_over_a_20_game_match():
+def test_time_is_never_exceeded_over_a_match():
     rng = random.Random(960)
     positions = [rng.randrange(960) for _ in range(GAMES)]
     started = time.monotonic()
