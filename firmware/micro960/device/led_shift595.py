@@ -38,8 +38,8 @@ class Shift595Leds:
 
     def show(self, kind, mask):
         """Light the squares of `mask` (bit i = square i); kind "off" darkens
-        all. "move", "error" and "setup" look the same on one-colour LEDs."""
-        if kind not in ("off", "move", "error", "setup"):
+        all. "move", "error", "setup" and "place" look the same on one-colour LEDs."""
+        if kind not in ("off", "move", "error", "setup", "place"):
             raise ValueError("unknown LED instruction %r" % (kind,))
         if kind == "off":
             mask = 0

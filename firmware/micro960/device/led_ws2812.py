@@ -11,11 +11,13 @@ LEDs at full white draw about 4 A):
     move   green   the engine's move to make (from, to; castling: king and rook)
     error  red     squares where the board differs from the game
     setup  blue    squares to fix before the game can start
+    place  blue    where the piece in hand may go, in a set-up phase
     off            everything dark
 """
 from micro960.device.occupancy import to_ranks
 
-COLOURS = {"off": (0, 0, 0), "move": (0, 255, 0), "error": (255, 0, 0), "setup": (0, 64, 255)}
+COLOURS = {"off": (0, 0, 0), "move": (0, 255, 0), "error": (255, 0, 0), "setup": (0, 64, 255),
+           "place": (0, 64, 255)}
 
 
 class Ws2812Leds:
@@ -46,7 +48,7 @@ class Ws2812Leds:
 
     def show(self, kind, mask):
         """Light the squares of `mask` (bit i = square i) in the colour of
-        `kind` ("off", "move", "error", "setup"), all others dark."""
+        `kind` ("off", "move", "error", "setup", "place"), all others dark."""
         if kind not in self.colours:
             raise ValueError("unknown LED instruction %r" % (kind,))
         colour = self.colours[kind]

@@ -173,9 +173,7 @@ class SensorBoard:
         """Show the game's LED instruction, and the display, if they changed."""
         leds = self.game.leds
         if leds != self.shown:
-            # The drivers light a set-up phase's squares ("place": where the
-            # piece in hand goes) in the colour of squares to set up.
-            self.leds.show("setup" if leds[0] == "place" else leds[0], leds[1])
+            self.leds.show(leds[0], leds[1])
             self.shown = leds
         if self.display is not None:
             self.draw()
