@@ -32,22 +32,22 @@ MAX_EVENTS = 16  # events kept while pondering; more, and the search stops
 
 
 def ponder(board):
-    eboard = board.game  # the EBoardGame
-    game = eboard.game
-    search = eboard.search
-    plies, expected = eboard.reply
-    eboard.reply = None  # once a move
-    if eboard.board.may_become_castling(expected):
+    match = board.match  # the EBoardGame
+    game = match.game
+    search = match.search
+    plies, expected = match.reply
+    match.reply = None  # once a move
+    if match.board.may_become_castling(expected):
         return  # the board would show it before it is sure of it: no guess to stand by
     person = game.pos.side
     touched = move_squares(game.pos, expected)
     said = "move " + san(game.pos, expected)
-    seen = eboard.physical
+    seen = match.physical
     game.push(expected)  # the search needs the position after it
     target = occupancy(game.pos)
     clock = game.clock
-    limits = Limits(ponder=True, depth=eboard.depth,
-                    movetime=0 if clock else eboard.think_ms)
+    limits = Limits(ponder=True, depth=match.depth,
+                    movetime=0 if clock else match.think_ms)
     events = []
     state = [seen, False, None]  # the board now, a hit, a typed line
 
@@ -76,9 +76,9 @@ def ponder(board):
                 state[0] &= ~(1 << square)
             if state[0] == target:
                 state[1] = True
-                eboard.out(said)
-                eboard.told = expected  # (said once: not again when the game has it)
-                _hit(eboard, clock, person, limits)
+                match.out(said)
+                match.told = expected  # (said once: not again when the game has it)
+                _hit(match, clock, person, limits)
                 return False
 
     usual = search.poll
@@ -96,11 +96,11 @@ def ponder(board):
         board.typed(state[2])
     for event in events:
         if event & PLACED:
-            eboard.place(event & 63)
+            match.place(event & 63)
         else:
-            eboard.lift(event & 63)
+            match.lift(event & 63)
     if state[1] and move:
-        eboard.pondered = (plies + 1, expected, move, score)
+        match.pondered = (plies + 1, expected, move, score)
 
 
 def _keep(board, events):
@@ -114,14 +114,14 @@ def _keep(board, events):
     return True
 
 
-def _hit(eboard, clock, person, limits):
+def _hit(match, clock, person, limits):
     """The player made the expected move: their clock stops, the engine's runs
     and its search's time starts."""
     if clock:
         clock.punch(person)
         clock.start(person ^ 24)
-        eboard.say_clock()
+        match.say_clock()
         wtime, btime, winc, binc, togo = clock.limits(person ^ 24)
         limits.wtime, limits.btime, limits.winc, limits.binc = wtime, btime, winc, binc
         limits.movestogo = togo
-    eboard.search.ponderhit()
+    match.search.ponderhit()
