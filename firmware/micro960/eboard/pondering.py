@@ -42,23 +42,25 @@ def ponder(board):
     person = game.pos.side
     touched = move_squares(game.pos, expected)
     said = "move " + san(game.pos, expected)
-    seen = match.physical
+    seen = match.physical  # the board as the sensors see it
     game.push(expected)  # the search needs the position after it
     target = occupancy(game.pos)
     clock = game.clock
     limits = Limits(ponder=True, depth=match.depth,
                     movetime=0 if clock else match.think_ms)
     events = []
-    state = [seen, False, None]  # the board now, a hit, a typed line
+    hit = False  # the board has shown the expected move made
+    typed = None  # a line typed meanwhile
 
     def poll():
+        nonlocal seen, hit, typed
         thinking = board.thinking()  # the display's clocks, the move-now button
-        if state[1]:  # after the hit: as when the engine thinks on its own time
+        if hit:  # after the hit: as when the engine thinks on its own time
             return thinking or _keep(board, events)
         if board.lines is not None:
             line = board.lines.poll()
             if line is not None:
-                state[2] = line
+                typed = line
                 return True
         if clock and clock.remaining(person) <= 0 or board.scanner.overflowed:
             return True
@@ -71,11 +73,11 @@ def ponder(board):
             if not touched >> square & 1 or len(events) > MAX_EVENTS:
                 return True  # a miss
             if event & PLACED:
-                state[0] |= 1 << square
+                seen |= 1 << square
             else:
-                state[0] &= ~(1 << square)
-            if state[0] == target:
-                state[1] = True
+                seen &= ~(1 << square)
+            if seen == target:
+                hit = True
                 match.out(said)
                 match.told = expected  # (said once: not again when the game has it)
                 _hit(match, clock, person, limits)
@@ -92,14 +94,14 @@ def ponder(board):
     finally:
         search.poll = usual
     game.truncate(plies)  # take the expected move back
-    if state[2] is not None:
-        board.typed(state[2])
+    if typed is not None:
+        board.typed(typed)
     for event in events:
         if event & PLACED:
             match.place(event & 63)
         else:
             match.lift(event & 63)
-    if state[1] and move:
+    if hit and move:
         match.pondered = (plies + 1, expected, move, score)
 
 

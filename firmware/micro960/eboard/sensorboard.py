@@ -175,7 +175,8 @@ class SensorBoard:
         """Show the match's LED instruction, and the display, if they changed."""
         leds = self.match.leds
         if leds != self.shown:
-            self.leds.show(leds[0], leds[1])
+            kind, mask = leds
+            self.leds.show(kind, mask)
             self.shown = leds
         if self.display is not None:
             self.draw()
