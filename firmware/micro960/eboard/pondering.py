@@ -3,7 +3,7 @@
 Once the engine's move is on the board, the engine knows the reply it
 expects (EBoardGame.reply). While the player thinks, it plays that reply
 in its head and searches its answer. The search polls the scanner's queue
-every 16 nodes: the lifts and placements are kept, in order, and followed
+every 16 nodes: the lifts and placements are held back, in order, and followed
 on the board as the sensors see it:
 
 - only the squares of the expected move change, until the board shows it
@@ -15,7 +15,7 @@ on the board as the sensors see it:
   The search stops; what it found stays in the table.
 
 Either way the expected move is then taken back in the game, and the events
-kept are handed to the game in order, as if they had just come: the game
+held are handed to the game in order, as if they had just come: the game
 judges them as always (the move is the game's to decide, not this guess's).
 The answer found after a hit is played only if the game then has the
 expected move (EBoardGame.pondered); a promotion to another piece, say, is
@@ -28,7 +28,7 @@ from micro960.rules.notation import san
 from micro960.eboard.scanner import PLACED
 from micro960.engine.search import Limits
 
-MAX_EVENTS = 16  # events kept while pondering; more, and the search stops
+MAX_EVENTS = 16  # events held while pondering; more, and the search stops
 
 
 def ponder(board):
@@ -56,7 +56,14 @@ def ponder(board):
         nonlocal seen, hit, typed
         thinking = board.thinking()  # the display's clocks, the move-now button
         if hit:  # after the hit: as when the engine thinks on its own time
-            return thinking or _keep(board, events)
+            if thinking:
+                return True
+            while len(events) <= MAX_EVENTS:  # held for the game; too many: play now
+                event = board.scanner.get()
+                if event < 0:
+                    return False
+                events.append(event)
+            return True
         if board.lines is not None:
             line = board.lines.poll()
             if line is not None:
@@ -103,17 +110,6 @@ def ponder(board):
             match.lift(event & 63)
     if hit and move:
         match.pondered = (plies + 1, expected, move, score)
-
-
-def _keep(board, events):
-    """After the hit, the events go on being kept for the game (too many:
-    the engine plays what it has)."""
-    while len(events) <= MAX_EVENTS:
-        event = board.scanner.get()
-        if event < 0:
-            return False
-        events.append(event)
-    return True
 
 
 def _hit(match, clock, person, limits):
