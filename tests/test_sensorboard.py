@@ -71,8 +71,8 @@ def wire_sensors(machine, config, closed):
     return None
 
 
-def sensor_board(config, game=None):
-    """A SensorBoard on fakes with a start position on it; game None: the
+def sensor_board(config, match=None):
+    """A SensorBoard on fakes with a start position on it; match None: the
     real EBoardGame, as on the device."""
     machine = FakeMachine()
     closed = to_ranks(START, bytearray(8))
@@ -82,8 +82,8 @@ def sensor_board(config, game=None):
     if getattr(config, "MOVE_NOW_BUTTON_PIN", None) is not None:
         machine.move_now = Button(machine, config.MOVE_NOW_BUTTON_PIN)
     neopixel = FakeNeoPixelModule()
-    board = sensorboard.build(config, machine, neopixel, game, out=lambda text: None)
-    return board, machine, neopixel, closed, game
+    board = sensorboard.build(config, machine, neopixel, match, out=lambda text: None)
+    return board, machine, neopixel, closed, match
 
 
 @pytest.mark.parametrize("name", ["pico", "pico2", "picow"])
@@ -143,9 +143,9 @@ def test_the_device_loop_runs_a_set_up_phase():
     board.step()
     assert [i for i in range(64) if neopixel.frames[-1][i] == blue] == [56], said
     closed[7] |= 1  # Black's on a8, seen in a whole-board reading
-    board.game.snapshot(PAWNS | 1 | 1 << 56)
+    board.match.snapshot(PAWNS | 1 | 1 << 56)
     board.show()
-    assert board.game.setting_up.board_text() == "b7/pppppppp/8/8/8/8/PPPPPPPP/B7", said
+    assert board.match.setting_up.board_text() == "b7/pppppppp/8/8/8/8/PPPPPPPP/B7", said
     assert not [line for line in said if line.startswith("error")], said
 
 
@@ -255,7 +255,7 @@ def test_resign_and_new_typed_on_the_console_reach_the_game():
         board.step()
     assert said[-3:] == ["error no draw offer to accept: micro960 offers none (draw offers "
                          "yours)", "result 0-1 White resigns", "new game: SP 518 (RNBQKBNR)"], said
-    assert board.game.game.result() == "*" and not board.game.game.moves
+    assert board.match.game.result() == "*" and not board.match.game.moves
 
 
 class Moves:
@@ -312,11 +312,11 @@ def play_e2_e4(board, machine, closed):
 
 def test_the_loop_with_the_real_game():
     config = pico_config(EBOARD_SP=518, EBOARD_LEVEL=0, EBOARD_THINK_MS=100, HASH_KB=4)
-    board, machine, neopixel, closed, game = sensor_board(config)
-    game = board.game
+    board, machine, neopixel, closed, _ = sensor_board(config)
+    match = board.match
     timer = play_e2_e4(board, machine, closed)
-    assert game.game.san_moves()[0] == "e4"
-    kind, mask = game.leds
+    assert match.game.san_moves()[0] == "e4"
+    kind, mask = match.leds
     assert kind == "move"
     frame = neopixel.frames[-1]
     lit = [i for i in range(64) if frame[i] != (0, 0, 0)]
@@ -327,7 +327,7 @@ def test_the_loop_with_the_real_game():
     closed[end >> 3] |= 1 << (end & 7)
     timer.fire(4)
     board.step()
-    assert len(game.game.san_moves()) == 2 and game.leds == ("off", 0)
+    assert len(match.game.san_moves()) == 2 and match.leds == ("off", 0)
     assert neopixel.frames[-1] == [(0, 0, 0)] * 64
 
 
@@ -339,8 +339,8 @@ def test_the_move_now_button_makes_the_engine_play_at_once():
     board, machine, neopixel, closed, game = sensor_board(config)
     machine.move_now.pressed = True  # held down as the engine starts to think
     play_e2_e4(board, machine, closed)
-    assert board.game.leds[0] == "move"  # its answer, found at once
-    assert board.game.search.nodes < 100
+    assert board.match.leds[0] == "move"  # its answer, found at once
+    assert board.match.search.nodes < 100
 
 
 def test_board_settings_are_checked():
@@ -441,9 +441,9 @@ def test_main_in_eboard_mode_without_sensors_falls_back_to_the_console(tmp_path)
 REAL_GAME_ON_MICROPYTHON = BOARD_SCRIPT + r'''
 board = sensorboard.build(Config(Wiring), machine, neopixel, out=lambda text: None)
 ''' + E2_E4 + r'''
-kind, mask = board.game.leds
+kind, mask = board.match.leds
 lit = [i for i in range(64) if neopixel.frames[-1][i] != (0, 0, 0)]
-print(" ".join(board.game.game.san_moves()), kind, len(lit), mask == sum(1 << i for i in lit))
+print(" ".join(board.match.game.san_moves()), kind, len(lit), mask == sum(1 << i for i in lit))
 '''
 
 

@@ -77,7 +77,7 @@ class LineEditor:
         self.raw = False
 
     def resize(self, limit):
-        """Keep lines to `limit` characters from now on (the partial line is kept)."""
+        """Cut lines at `limit` characters from now on (the partial line too)."""
         self.limit = limit
         self.length = min(self.length, limit + 1)
         if len(self.buffer) > limit + 1:
@@ -229,7 +229,7 @@ class StdinLines:
         self.editor.raw = IS_MICROPYTHON
 
     def interactive(self, echo):
-        """A person types from now on (the console): echo if `echo`, and keep
+        """A person types from now on (the console): echo if `echo`, and cut
         lines console-short so the partial line stays small."""
         self.editor.echo = self.out if echo else None
         self.editor.mark_foreign = True

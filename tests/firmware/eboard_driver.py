@@ -123,26 +123,26 @@ class Driver:
         self._boot()
 
     def _boot(self):
-        """Power on: a game from its settings, taken up from its save. (The
-        old game's heap is freed first, as a power cut would.)"""
-        self.game = self.loop = self.scanner = None
+        """Power on: a match from its settings, taken up from its save. (The
+        old match's heap is freed first, as a power cut would.)"""
+        self.match = self.loop = self.scanner = None
         gc.collect()
         self.said = []
         engine = {"white": "white", "black": True, "none": False}[self.engine]
-        game = EBoardGame(self.rules, *self.numbers, engine=engine, hash_kb=4, fen=self.fen,
-                          out=self.said.append, settle_ms=None, occupied=self.board,
-                          clock=self.clock, now=self.now, setup=self.setup)
-        game.limits = lambda: Limits(nodes=NODES)
+        match = EBoardGame(self.rules, *self.numbers, engine=engine, hash_kb=4, fen=self.fen,
+                           out=self.said.append, settle_ms=None, occupied=self.board,
+                           clock=self.clock, now=self.now, setup=self.setup)
+        match.limits = lambda: Limits(nodes=NODES)
         if self.board is None:
-            self.board = game.physical  # the pawns alone for a set-up phase
-        game.resume(self.store, self.board)
-        self.game = game
+            self.board = match.physical  # the pawns alone for a set-up phase
+        match.resume(self.store, self.board)
+        self.match = match
         self.scanner = ReplayScanner(self.board)
         self.typed = TypedLines()
-        self.loop = SensorBoard(game, self.scanner, Leds(), out=self.said.append,
+        self.loop = SensorBoard(match, self.scanner, Leds(), out=self.said.append,
                                 lines=self.typed)
-        self.first = len(game.game.moves)  # moves the words said count from
-        self.was_over = game.game.result() != UNDECIDED  # (its result said before)
+        self.first = len(match.game.moves)  # moves the words said count from
+        self.was_over = match.game.result() != UNDECIDED  # (its result said before)
         self.loop.start()  # (the board read whole, as the device loop begins)
         self.loop.step()
 
@@ -171,8 +171,8 @@ class Driver:
 
     def put_right(self):
         """The pieces put back as the game's position has them."""
-        setting_up = self.game.setting_up
-        base = setting_up.expected if setting_up else self.game.board.base
+        setting_up = self.match.setting_up
+        base = setting_up.expected if setting_up else self.match.board.base
         for sq in range(64):
             if self.board >> sq & 1 and not base >> sq & 1:
                 self.event(sq, False)
@@ -185,30 +185,30 @@ class Driver:
         flag = move >> 12
         if flag >= PROMOTE_N:
             self.type("nbrq"[flag - PROMOTE_N])
-        self.events(gesture(self.game.game.pos, move, style))
+        self.events(gesture(self.match.game.pos, move, style))
 
     # ------------------------------------------------------------ steps
 
     def step(self, kind, a, b):
-        game = self.game
-        pos = game.game.pos
+        match = self.match
+        pos = match.game.pos
         name = STEPS[kind % len(STEPS)]
-        legal = game.game.legal_moves() if game.game.result() == UNDECIDED else []
-        if name in ("move", "castle", "other", "reply") and game.setting_up:
+        legal = match.game.legal_moves() if match.game.result() == UNDECIDED else []
+        if name in ("move", "castle", "other", "reply") and match.setting_up:
             self.put_right()
-            kind, squares = game.setting_up.leds()
+            kind, squares = match.setting_up.leds()
             squares = [sq for sq in range(64) if squares >> sq & 1]
             if kind == "place" and squares:
                 self.event(squares[a % len(squares)], True)  # a piece where it may go
         elif name in ("move", "castle", "other", "reply"):
             self.put_right()
-            if game.expected and name != "other":
-                self.make(game.expected, b)  # the engine's reply carried out
+            if match.expected and name != "other":
+                self.make(match.expected, b)  # the engine's reply carried out
                 return
             if name == "castle":
                 legal = [m for m in legal if m >> 12 == CASTLE] or legal
-            if game.expected:
-                legal = [m for m in legal if m != game.expected]
+            if match.expected:
+                legal = [m for m in legal if m != match.expected]
             if legal:
                 self.make(legal[a % len(legal)], b)
         elif name == "stray":
@@ -226,7 +226,7 @@ class Driver:
             self._take_back()
         elif name == "wait":  # a while, up to 200 s
             self.time += 200 * a
-            game.settle()
+            match.settle()
             self.loop.step()
         elif name == "power":
             self._power_cut()
@@ -238,14 +238,14 @@ class Driver:
             del self.said[:]
             self.type(name)
             self.first, self.was_over = 0, False
-            if game.game.moves:
-                self.problems.append("a new game with %d moves" % len(game.game.moves))
+            if match.game.moves:
+                self.problems.append("a new game with %d moves" % len(match.game.moves))
         elif name == "promote":
             self.type("qrbn"[b % 4])
         elif name == "reading":
             misread = self.board ^ 1 << (a % 64)
             for mask in (misread, self.board):
-                game.snapshot(mask)
+                match.snapshot(mask)
                 self.loop.step()
         else:
             self.put_right()
@@ -253,7 +253,7 @@ class Driver:
     def _take_back(self):
         """The last move's pieces moved back, as far as the board says it can
         (the engine's own move may not be taken back)."""
-        masks = self.game.board.undo_masks
+        masks = self.match.board.undo_masks
         if not masks:
             return
         self.put_right()
@@ -268,28 +268,28 @@ class Driver:
     def _draw(self, word):
         """A draw offered or accepted: agreed only by the side offered it
         (micro960 when a pawn or more worse, by its last judgement)."""
-        eboard = self.game
-        game = eboard.game
-        offer, score, over = eboard.draw_offer, eboard.score, game.result() != UNDECIDED
+        match = self.match
+        game = match.game
+        offer, score, over = match.draw_offer, match.score, game.result() != UNDECIDED
         now = (game.pos.side, len(game.moves))
         self.type(word)
         if over or game.reason() != "draw agreed":
             return
-        if eboard.engine_side is None:
+        if match.engine_side is None:
             if word != "accept" or offer is None or now != (offer[0] ^ 24, offer[1] + 1):
                 self.problems.append("a draw agreed by %s after an offer %r" % (word, offer))
         elif word != "draw" or score is None or score > -100:
             self.problems.append("micro960 took a draw at %r" % (score,))
 
     def _power_cut(self):
-        game = self.game.game
+        game = self.match.game
         expect = None
         if game.result() == UNDECIDED and game.moves:
             expect = (game.pos.fen(), " ".join(game.uci_moves()))
         game = None
         self._boot()
         if expect is not None:
-            now = self.game.game
+            now = self.match.game
             got = (now.pos.fen(), " ".join(now.uci_moves()))
             if got != expect:
                 self.problems.append("a power cut took up %r, not %r" % (got, expect))
@@ -298,26 +298,26 @@ class Driver:
 
     def check(self):
         problems = self.problems
-        eboard = self.game
-        game = eboard.game
-        board = eboard.board
+        match = self.match
+        game = match.game
+        board = match.board
         over = game.result() != UNDECIDED
-        if (not over and eboard.engine_to_move() and not board.setup and not eboard.setting_up
-                and board.status != PENDING and not eboard.expected):
+        if (not over and match.engine_to_move() and not board.setup and not match.setting_up
+                and board.status != PENDING and not match.expected):
             problems.append("the engine is to move but lights no move (%s)" % game.pos.fen())
-        if eboard.expected and eboard.leds[0] not in ("move", "error"):
-            problems.append("the engine's move is not lit: leds %s" % eboard.leds[0])
-        if over and eboard.expected:
+        if match.expected and match.leds[0] not in ("move", "error"):
+            problems.append("the engine's move is not lit: leds %s" % match.leds[0])
+        if over and match.expected:
             problems.append("the game is over, but a move is lit")
-        if (board.status == OK and not board.setup and not eboard.expected
-                and not eboard.setting_up
-                and eboard.leds != ("off", 0)):
-            problems.append("nothing to do, but leds %s %x" % eboard.leds)
+        if (board.status == OK and not board.setup and not match.expected
+                and not match.setting_up
+                and match.leds != ("off", 0)):
+            problems.append("nothing to do, but leds %s %x" % match.leds)
         if over and not self.was_over and not [line for line in self.said
                                                if line.startswith("result ")]:
             problems.append("the game is over, but its result was not said")
-        if eboard.physical != self.board:
-            problems.append("the game sees %x, the board is %x" % (eboard.physical, self.board))
+        if match.physical != self.board:
+            problems.append("the game sees %x, the board is %x" % (match.physical, self.board))
         if board.status == OK and not board.setup and board.physical != occupancy(game.pos):
             problems.append("the board is called right but shows %x, not the position's %x"
                             % (board.physical, occupancy(game.pos)))

@@ -22,63 +22,63 @@ from micro960.rules.game import BLACK_WINS, UNDECIDED, WHITE_WINS
 from micro960.rules.position import WHITE, side_name
 
 
-def _not_over(eboard):
-    game = eboard.game
+def _not_over(match):
+    game = match.game
     if game.result() != UNDECIDED:
         raise ValueError("the game is over (%s); type new for the next" % game.reason())
 
 
-def resign(eboard):
-    _not_over(eboard)
-    game = eboard.game
-    loser = eboard.engine_side ^ 24 if eboard.engine_side else game.pos.side
+def resign(match):
+    _not_over(match)
+    game = match.game
+    loser = match.engine_side ^ 24 if match.engine_side else game.pos.side
     game.ended = (BLACK_WINS if loser == WHITE else WHITE_WINS, side_name(loser) + " resigns")
-    eboard.ended()
+    match.ended()
 
 
-def draw(eboard):
-    _not_over(eboard)
-    game = eboard.game
+def draw(match):
+    _not_over(match)
+    game = match.game
     if not game.rules.draw_claims:
         raise ValueError("%s has no draws but the one after %d plies"
                          % (game.rules.name, game.rules.max_plies))
     if game.claimable_draw():
         game.claim_draw()
-        eboard.ended()
-    elif eboard.engine_side is None:
-        eboard.draw_offer = (game.pos.side, len(game.moves))
-        eboard.out("draw offered by %s; %s may type accept before their next move"
-                   % (side_name(game.pos.side), side_name(game.pos.side ^ 24)))
-    elif eboard.score is not None and eboard.score <= -100:
+        match.ended()
+    elif match.engine_side is None:
+        match.draw_offer = (game.pos.side, len(game.moves))
+        match.out("draw offered by %s; %s may type accept before their next move"
+                  % (side_name(game.pos.side), side_name(game.pos.side ^ 24)))
+    elif match.score is not None and match.score <= -100:
         game.agree_draw()
-        eboard.out("draw accepted by micro960")
-        eboard.ended()
+        match.out("draw accepted by micro960")
+        match.ended()
     else:
-        eboard.out("draw declined by micro960; play on")
+        match.out("draw declined by micro960; play on")
 
 
-def accept(eboard):
-    _not_over(eboard)
-    game = eboard.game
-    if eboard.engine_side is not None:
+def accept(match):
+    _not_over(match)
+    game = match.game
+    if match.engine_side is not None:
         raise ValueError("no draw offer to accept: micro960 offers none (draw offers yours)")
-    offer = eboard.draw_offer
+    offer = match.draw_offer
     # The side offered to accepts, once the offer's side has made its move.
     if not offer or (game.pos.side, len(game.moves)) != (offer[0] ^ 24, offer[1] + 1):
         raise ValueError("no draw offer to accept: the side offered a draw accepts it "
                          "after the offer's move, before making their own")
     game.agree_draw()
-    eboard.ended()
+    match.ended()
 
 
-def new(eboard):
+def new(match):
     """The next game, from the set-up (or FEN) the board was started with."""
-    game = eboard.game
-    if eboard.store is not None and game.moves:
-        problem = eboard.store.finish(game)  # an unfinished game is kept with *
+    game = match.game
+    if match.store is not None and game.moves:
+        problem = match.store.finish(game)  # an unfinished game is kept with *
         if problem:
-            eboard.out("warning %s" % problem)
-    fen, number, black_number = eboard.start
+            match.out("warning %s" % problem)
+    fen, number, black_number = match.start
     game.new(fen, number, black_number)
     game.clock = None
-    eboard.begin()
+    match.begin()

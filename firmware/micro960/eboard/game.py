@@ -78,8 +78,13 @@ class EBoardGame:
         self.control = clock
         self.now = now  # the clocks' time (ms)
         self.ponder = ponder and level >= 10
-        self.reply = None  # (plies, move): the person's move the engine expects
-        self.pondered = None  # (plies, their move, the answer found on their time, score)
+        # The person's move the engine expects, as (plies, move): the game's
+        # length with them to move, and that move; None when it expects none.
+        self.reply = None
+        # The engine's answer found on their time (eboard/pondering.py), as
+        # (plies, move, answer, score): the game's length with their move played,
+        # that move, the engine's answer and its score; None when it found none.
+        self.pondered = None
         self.told = 0  # a move said already, as the engine pondered on it
         self.store = None  # a storage.GameStore: the game is saved after every move
         self.start = (fen, number, black_number)  # what a new game (typed new) starts from
@@ -253,9 +258,12 @@ class EBoardGame:
             return 0
         game = self.game
         pondered, self.pondered = self.pondered, None
-        if pondered and pondered[0] == len(game.moves) and pondered[1] == game.moves[-1]:
-            move, self.score = pondered[2], pondered[3]  # found on the person's time
-        else:
+        move = 0
+        if pondered:
+            plies, theirs, answer, score = pondered
+            if plies == len(game.moves) and theirs == game.moves[-1]:
+                move, self.score = answer, score  # found on the person's time
+        if not move:
             move, self.score = self.search.think(game, self.limits())
         if move:
             line = self.search.pv(move, 2)
@@ -269,10 +277,11 @@ class EBoardGame:
     def may_ponder(self):
         """The person is to move, on a board that shows the game, and the
         engine expects their move and may think on their time."""
-        board = self.board
-        reply = self.reply
-        return (self.ponder and reply is not None and reply[0] == len(self.game.moves)
-                and not self.expected and board.status == OK and not self.setting_up
+        if not self.ponder or self.reply is None:
+            return False
+        plies, _ = self.reply
+        return (plies == len(self.game.moves)
+                and not self.expected and self.board.status == OK and not self.setting_up
                 and self.engine_side is not None and self.game.pos.side != self.engine_side
                 and self.game.result() == UNDECIDED)
 
@@ -397,5 +406,5 @@ class EBoardGame:
             leds = ("off", 0)
         if leds != self.leds:
             self.leds = leds
-            self.out("leds %s %s" % (leds[0], squares_text(leds[1])) if leds[1]
-                     else "leds " + leds[0])
+            kind, mask = leds
+            self.out("leds %s %s" % (kind, squares_text(mask)) if mask else "leds " + kind)

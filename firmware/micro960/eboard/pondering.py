@@ -3,7 +3,7 @@
 Once the engine's move is on the board, the engine knows the reply it
 expects (EBoardGame.reply). While the player thinks, it plays that reply
 in its head and searches its answer. The search polls the scanner's queue
-every 16 nodes: the lifts and placements are kept, in order, and followed
+every 16 nodes: the lifts and placements are held back, in order, and followed
 on the board as the sensors see it:
 
 - only the squares of the expected move change, until the board shows it
@@ -15,7 +15,7 @@ on the board as the sensors see it:
   The search stops; what it found stays in the table.
 
 Either way the expected move is then taken back in the game, and the events
-kept are handed to the game in order, as if they had just come: the game
+held are handed to the game in order, as if they had just come: the game
 judges them as always (the move is the game's to decide, not this guess's).
 The answer found after a hit is played only if the game then has the
 expected move (EBoardGame.pondered); a promotion to another piece, say, is
@@ -28,37 +28,46 @@ from micro960.rules.notation import san
 from micro960.eboard.scanner import PLACED
 from micro960.engine.search import Limits
 
-MAX_EVENTS = 16  # events kept while pondering; more, and the search stops
+MAX_EVENTS = 16  # events held while pondering; more, and the search stops
 
 
 def ponder(board):
-    eboard = board.game  # the EBoardGame
-    game = eboard.game
-    search = eboard.search
-    plies, expected = eboard.reply
-    eboard.reply = None  # once a move
-    if eboard.board.may_become_castling(expected):
+    match = board.match  # the EBoardGame
+    game = match.game
+    search = match.search
+    plies, expected = match.reply
+    match.reply = None  # once a move
+    if match.board.may_become_castling(expected):
         return  # the board would show it before it is sure of it: no guess to stand by
     person = game.pos.side
     touched = move_squares(game.pos, expected)
     said = "move " + san(game.pos, expected)
-    seen = eboard.physical
+    seen = match.physical  # the board as the sensors see it
     game.push(expected)  # the search needs the position after it
     target = occupancy(game.pos)
     clock = game.clock
-    limits = Limits(ponder=True, depth=eboard.depth,
-                    movetime=0 if clock else eboard.think_ms)
+    limits = Limits(ponder=True, depth=match.depth,
+                    movetime=0 if clock else match.think_ms)
     events = []
-    state = [seen, False, None]  # the board now, a hit, a typed line
+    hit = False  # the board has shown the expected move made
+    typed = None  # a line typed meanwhile
 
     def poll():
+        nonlocal seen, hit, typed
         thinking = board.thinking()  # the display's clocks, the move-now button
-        if state[1]:  # after the hit: as when the engine thinks on its own time
-            return thinking or _keep(board, events)
+        if hit:  # after the hit: as when the engine thinks on its own time
+            if thinking:
+                return True
+            while len(events) <= MAX_EVENTS:  # held for the game; too many: play now
+                event = board.scanner.get()
+                if event < 0:
+                    return False
+                events.append(event)
+            return True
         if board.lines is not None:
             line = board.lines.poll()
             if line is not None:
-                state[2] = line
+                typed = line
                 return True
         if clock and clock.remaining(person) <= 0 or board.scanner.overflowed:
             return True
@@ -71,14 +80,14 @@ def ponder(board):
             if not touched >> square & 1 or len(events) > MAX_EVENTS:
                 return True  # a miss
             if event & PLACED:
-                state[0] |= 1 << square
+                seen |= 1 << square
             else:
-                state[0] &= ~(1 << square)
-            if state[0] == target:
-                state[1] = True
-                eboard.out(said)
-                eboard.told = expected  # (said once: not again when the game has it)
-                _hit(eboard, clock, person, limits)
+                seen &= ~(1 << square)
+            if seen == target:
+                hit = True
+                match.out(said)
+                match.told = expected  # (said once: not again when the game has it)
+                _hit(match, clock, person, limits)
                 return False
 
     usual = search.poll
@@ -92,36 +101,25 @@ def ponder(board):
     finally:
         search.poll = usual
     game.truncate(plies)  # take the expected move back
-    if state[2] is not None:
-        board.typed(state[2])
+    if typed is not None:
+        board.typed(typed)
     for event in events:
         if event & PLACED:
-            eboard.place(event & 63)
+            match.place(event & 63)
         else:
-            eboard.lift(event & 63)
-    if state[1] and move:
-        eboard.pondered = (plies + 1, expected, move, score)
+            match.lift(event & 63)
+    if hit and move:
+        match.pondered = (plies + 1, expected, move, score)
 
 
-def _keep(board, events):
-    """After the hit, the events go on being kept for the game (too many:
-    the engine plays what it has)."""
-    while len(events) <= MAX_EVENTS:
-        event = board.scanner.get()
-        if event < 0:
-            return False
-        events.append(event)
-    return True
-
-
-def _hit(eboard, clock, person, limits):
+def _hit(match, clock, person, limits):
     """The player made the expected move: their clock stops, the engine's runs
     and its search's time starts."""
     if clock:
         clock.punch(person)
         clock.start(person ^ 24)
-        eboard.say_clock()
+        match.say_clock()
         wtime, btime, winc, binc, togo = clock.limits(person ^ 24)
         limits.wtime, limits.btime, limits.winc, limits.binc = wtime, btime, winc, binc
         limits.movestogo = togo
-    eboard.search.ponderhit()
+    match.search.ponderhit()

@@ -3,10 +3,11 @@
 It builds the drivers the board configuration names (SENSOR_DRIVER,
 LED_DRIVER), starts a timer that scans the sensors every SCAN_PERIOD_MS
 (see eboard/scanner.py: debounced over DEBOUNCE_MS, queued, never blocked by the
-search), and then loops: hand the queued lifts and placements to the game,
-show the game's LED instruction, let the engine think when it is to move.
-The game (eboard/game.py's EBoardGame) turns the events into moves; this module
-only carries them between the hardware and it. The serial console stays
+search), and then loops: hand the queued lifts and placements to the match,
+show its LED instruction, let the engine think when it is to move.
+The match (eboard/game.py's EBoardGame: game after game at this board, with
+its engine, clock and LEDs) turns the events into moves; this module only
+carries them between the hardware and it. The serial console stays
 open: typing q, r, b or n (or the piece's name) chooses the next promotion,
 as does the optional PROMOTION_BUTTON_PIN button; the optional
 MOVE_NOW_BUTTON_PIN button makes the engine play at once what it has
@@ -117,11 +118,12 @@ class PromotionButton:
 
 
 class SensorBoard:
-    """Carries sensor events to `game` and its LED instructions to `leds`."""
+    """Carries sensor events to `match` (an EBoardGame; match.game is the game
+    on the board) and its LED instructions to `leds`."""
 
-    def __init__(self, game, scanner, leds, machine=None, period_ms=10, button=None, out=print,
+    def __init__(self, match, scanner, leds, machine=None, period_ms=10, button=None, out=print,
                  lines=None, display=None):
-        self.game = game
+        self.match = match
         self.display = display  # a display.Display, or None
         self.drawn = None  # what the display shows: (plies, ending, evaluation, second)
         self.second = -1  # the running clock's second on the display while the engine thinks
@@ -139,9 +141,9 @@ class SensorBoard:
         self.plies = self._plies()
 
     def start(self):
-        """Read the board as it stands, tell the game, start the timer."""
+        """Read the board as it stands, tell the match, start the timer."""
         self.scanner.prime()
-        self.game.snapshot(self.scanner.occupancy())
+        self.match.snapshot(self.scanner.occupancy())
         self.show()
         if self.machine is not None:
             self.scanner.start(self.machine, self.period_ms)
@@ -152,53 +154,55 @@ class SensorBoard:
         self.shown = None
 
     def feed(self):
-        """Give the game every queued event, oldest first; how many. After
-        the queue overflowed, the whole board instead (game.snapshot)."""
+        """Give the match every queued event, oldest first; how many. After
+        the queue overflowed, the whole board instead (match.snapshot)."""
         count = 0
         if self.scanner.overflowed:
             self.resyncs += 1
-            self.game.snapshot(self.scanner.resync())
+            self.match.snapshot(self.scanner.resync())
             count += 1
         while True:
             event = self.scanner.get()
             if event < 0:
                 return count
             if event & PLACED:
-                self.game.place(event & 63)
+                self.match.place(event & 63)
             else:
-                self.game.lift(event & 63)
+                self.match.lift(event & 63)
             count += 1
 
     def show(self):
-        """Show the game's LED instruction, and the display, if they changed."""
-        leds = self.game.leds
+        """Show the match's LED instruction, and the display, if they changed."""
+        leds = self.match.leds
         if leds != self.shown:
-            self.leds.show(leds[0], leds[1])
+            kind, mask = leds
+            self.leds.show(kind, mask)
             self.shown = leds
         if self.display is not None:
             self.draw()
 
     def draw(self):
-        game = self.game
-        score = getattr(game, "score", None)
+        match = self.match
+        score = getattr(match, "score", None)
         if not self.evaluation or score is None:
             score = None
-        elif game.engine_side != 8:
+        elif match.engine_side != 8:
             score = -score  # the engine's own view, turned to White's
         # Moves, an ending (resigned, claimed) and the clock's seconds are what
         # change the picture; result() would generate moves at every turn of the loop.
-        clock = game.game.clock
+        game = match.game
+        clock = game.clock
         # A set-up phase has no game yet: the board shows the pieces placed so far.
-        setting_up = getattr(game, "setting_up", None)
+        setting_up = getattr(match, "setting_up", None)
         placed = setting_up.expected if setting_up else 0
-        drawn = (len(game.game.moves), game.game.ended, score, _second(clock), placed)
+        drawn = (len(game.moves), game.ended, score, _second(clock), placed)
         if drawn != self.drawn:
             self.drawn = drawn
             try:
                 if setting_up:
                     self.display.show(setting_up.view())
                 else:
-                    self.display.show(game.game, game.last, clock, score)
+                    self.display.show(game, match.last, clock, score)
             except OSError as e:  # a loose wire: the game goes on, the next change tries again
                 self.out("warning: the display did not answer (%s)" % e)
 
@@ -214,7 +218,7 @@ class SensorBoard:
                 self.typed(line)
         self.feed()
         self.show()
-        self.game.think()  # searches only when the engine is to move
+        self.match.think()  # searches only when the engine is to move
         self.feed()        # what the player did meanwhile
         self.show()
         if self.button is not None:
@@ -225,9 +229,9 @@ class SensorBoard:
             self.show()
 
     def thinking(self):
-        """Polled by the search every 16 nodes (game.pos is then the search's):
+        """Polled by the search every 16 nodes (match.game.pos is then the search's):
         the display's clocks each second, and the move-now button."""
-        clock = self.game.game.clock
+        clock = self.match.game.clock
         if clock and self.display:
             second = _second(clock)
             if second != self.second:
@@ -239,12 +243,12 @@ class SensorBoard:
         return self.move_now is not None and self.move_now()
 
     def _may_ponder(self):
-        """The game may ponder, and no event waits to be judged first."""
-        may = getattr(self.game, "may_ponder", None)
+        """The match may ponder, and no event waits to be judged first."""
+        may = getattr(self.match, "may_ponder", None)
         return may is not None and self.scanner.pending() == 0 and may()
 
     def choose(self, piece):
-        self.game.promote(piece)
+        self.match.promote(piece)
         self.out("promotion: %s" % PIECE_NAMES[PROMOTION_PIECES.index(piece)])
 
     def typed(self, line):
@@ -253,9 +257,9 @@ class SensorBoard:
         for letter, name in zip(PROMOTION_PIECES, PIECE_NAMES):
             if word in (letter, name):
                 return self.choose(letter)
-        if word in getattr(self.game, "TYPED", ()):
+        if word in getattr(self.match, "TYPED", ()):
             try:
-                self.game.command(word)
+                self.match.command(word)
             except ValueError as e:
                 self.out("error %s" % e)
         elif word == "eval" and self.display is not None:
@@ -268,7 +272,7 @@ class SensorBoard:
                      % (", eval to show the evaluation" if self.display else ""))
 
     def _plies(self):
-        game = getattr(self.game, "game", None)  # the Game behind the EBoardGame
+        game = getattr(self.match, "game", None)  # the game on the board
         return len(game.moves) if game is not None else 0
 
     def _after_promotion(self):
@@ -276,7 +280,7 @@ class SensorBoard:
         plies = self._plies()
         if plies != self.plies:
             self.plies = plies
-            if plies and self.game.game.moves[plies - 1] >> 12 >= PROMOTE_N:
+            if plies and self.match.game.moves[plies - 1] >> 12 >= PROMOTE_N:
                 self.button.reset()
 
     def run(self, steps=None):
@@ -292,9 +296,10 @@ class SensorBoard:
             self.stop()
 
 
-def build(config, machine=None, neopixel=None, game=None, out=print, lines=None, store=None):
-    """The SensorBoard of `config`: its drivers, a scanner and a game, kept
-    in `store` (a storage.GameStore) if given and taken up from it."""
+def build(config, machine=None, neopixel=None, match=None, out=print, lines=None, store=None):
+    """The SensorBoard of `config`: its drivers, a scanner and a match (an
+    EBoardGame unless given) whose game is kept in `store` (a
+    storage.GameStore) if given and taken up from it."""
     if machine is None:
         import machine
     sensor = make_sensor(config, machine)
@@ -306,19 +311,19 @@ def build(config, machine=None, neopixel=None, game=None, out=print, lines=None,
     if button_pin is not None:
         button = PromotionButton(machine.Pin(button_pin, machine.Pin.IN, machine.Pin.PULL_UP))
     move_now_pin = getattr(config, "MOVE_NOW_BUTTON_PIN", None)
-    if game is None:
+    if match is None:
         from micro960.eboard.game import EBoardGame
         scanner.prime()  # the game starts from the board as it stands: the set-up check
-        game = EBoardGame(rules=config.EBOARD_RULES, number=config.EBOARD_SP, engine=True,
-                          level=config.EBOARD_LEVEL, hash_kb=config.HASH_KB, out=out,
-                          think_ms=config.EBOARD_THINK_MS, occupied=scanner.occupancy(),
-                          setup=config.EBOARD_SETUP, clock=config.EBOARD_CLOCK,
-                          ponder=config.EBOARD_PONDER)
+        match = EBoardGame(rules=config.EBOARD_RULES, number=config.EBOARD_SP, engine=True,
+                           level=config.EBOARD_LEVEL, hash_kb=config.HASH_KB, out=out,
+                           think_ms=config.EBOARD_THINK_MS, occupied=scanner.occupancy(),
+                           setup=config.EBOARD_SETUP, clock=config.EBOARD_CLOCK,
+                           ponder=config.EBOARD_PONDER)
         if store is not None:
-            game.resume(store, scanner.occupancy())
-    board = SensorBoard(game, scanner, leds, machine, config.SCAN_PERIOD_MS, button, out, lines,
+            match.resume(store, scanner.occupancy())
+    board = SensorBoard(match, scanner, leds, machine, config.SCAN_PERIOD_MS, button, out, lines,
                         make_display(config, machine, out))
-    search = getattr(game, "search", None)
+    search = getattr(match, "search", None)
     if search is not None:
         search.poll = board.thinking
     if move_now_pin is not None:

@@ -74,14 +74,14 @@ def main(args):
     sim = EBoardSim(interactive, engine)
     sim.setup = setup
     level = _number_option(options["--level"], "--level")
-    sim.game = EBoardGame(rules, *numbers, engine=engine, level=level, out=sim.say,
-                          think_ms=_number_option(options["--think-ms"], "--think-ms"),
-                          depth=_number_option(options["--depth"], "--depth"),
-                          fen=options["--fen"], occupied=0 if empty else None, settle_ms=None,
-                          setup=setup)
+    sim.match = EBoardGame(rules, *numbers, engine=engine, level=level, out=sim.say,
+                           think_ms=_number_option(options["--think-ms"], "--think-ms"),
+                           depth=_number_option(options["--depth"], "--depth"),
+                           fen=options["--fen"], occupied=0 if empty else None, settle_ms=None,
+                           setup=setup)
     source = open(path) if path else sys.stdin
     if engine:
-        sim.game.think()  # the engine may have the first move
+        sim.match.think()  # the engine may have the first move
     if interactive:
         print(SIM_HELP)
         sim.show()
@@ -96,7 +96,7 @@ def main(args):
     finally:
         if path:
             source.close()
-    sim.game.settle()
+    sim.match.settle()
     sim.say_position()
     return 0
 
@@ -115,7 +115,7 @@ class EBoardSim:
         self.interactive = interactive
         self.engine = engine
         self.running = True
-        self.game = None
+        self.match = None
         self.setup = False  # a set-up phase first: its LEDs are its instructions
 
     def say(self, line):
@@ -125,27 +125,27 @@ class EBoardSim:
     def say_position(self):
         """`fen X-FEN` of the game; during a set-up phase, which has no
         position yet, what stands on the board and what is still to place."""
-        setting_up = self.game.setting_up
-        print(setting_up.report() if setting_up else "fen " + self.game.game.pos.fen())
+        setting_up = self.match.setting_up
+        print(setting_up.report() if setting_up else "fen " + self.match.game.pos.fen())
 
     def handle(self, line):
         from micro960.eboard.moves import parse_square64
         words = line.split("#")[0].split()
         if not words:
             return
-        game = self.game
+        match = self.match
         word = words[0].lower()
         try:
             if word in ("lift", "place") and len(words) > 1:
                 for name in words[1:]:
                     sq = parse_square64(name)
-                    game.lift(sq) if word == "lift" else game.place(sq)
+                    match.lift(sq) if word == "lift" else match.place(sq)
             elif word == "promote" and len(words) == 2:
-                game.promote(words[1])
+                match.promote(words[1])
             elif word == "snapshot" and len(words) == 2:
-                game.snapshot(parse_occupancy(words[1]))
+                match.snapshot(parse_occupancy(words[1]))
             elif word == "wait":
-                game.settle()
+                match.settle()
             elif word == "reply":
                 self.reply()
             elif word == "fen":
@@ -156,8 +156,8 @@ class EBoardSim:
                 print(SIM_HELP)
             elif word == "quit":
                 self.running = False
-            elif word in game.TYPED and len(words) == 1:
-                game.command(word)
+            elif word in match.TYPED and len(words) == 1:
+                match.command(word)
             elif word == "think":
                 pass  # the engine thinks after every line anyway
             elif word in NEEDS:
@@ -169,48 +169,48 @@ class EBoardSim:
         except ValueError as e:
             print("error %s" % e)
         if self.engine:
-            game.think()
+            match.think()
         if self.interactive and word not in ("help", "board", "fen"):
             self.show()
 
     def whole_move(self, text):
         """A move typed in full: its pieces lifted and placed the usual way."""
         from micro960.rules.notation import parse_move
-        game = self.game
-        game.settle()
-        if game.setting_up or game.board.setup:
+        match = self.match
+        match.settle()
+        if match.setting_up or match.board.setup:
             raise ValueError("set the board up first: a move counts once the game has begun")
-        move = parse_move(game.game.pos, text, game.game.legal_moves())
+        move = parse_move(match.game.pos, text, match.game.legal_moves())
         self.carry_out(move)
 
     def reply(self):
-        if not self.game.expected:
+        if not self.match.expected:
             raise ValueError("no engine move to carry out")
-        self.carry_out(self.game.expected)
+        self.carry_out(self.match.expected)
 
     def carry_out(self, move):
         from micro960.eboard.moves import gesture
-        game = self.game
+        match = self.match
         flag = move >> 12
         if flag >= 4:
-            game.promote("nbrq"[flag - 4])
-        for sq, placed in gesture(game.game.pos, move):
-            game.place(sq) if placed else game.lift(sq)
+            match.promote("nbrq"[flag - 4])
+        for sq, placed in gesture(match.game.pos, move):
+            match.place(sq) if placed else match.lift(sq)
 
     def show(self):
-        for line in sim_board_lines(self.game):
+        for line in sim_board_lines(self.match):
             print(line)
 
 
-def sim_board_lines(eboard_game):
+def sim_board_lines(match):
     """The board in ASCII as the sensors see it: pieces of the game's position;
     `-` a piece that is up, `o` a piece where the position has none, and
     [x] a lit square."""
     from micro960.rules.position import PIECE_LETTERS, TO120, WHITE
-    setting_up = eboard_game.setting_up
-    pos = setting_up.view().pos if setting_up else eboard_game.game.pos
-    physical = eboard_game.physical
-    kind, lit = eboard_game.leds
+    setting_up = match.setting_up
+    pos = setting_up.view().pos if setting_up else match.game.pos
+    physical = match.physical
+    kind, lit = match.leds
     lines = []
     for rank in range(7, -1, -1):
         cells = ""

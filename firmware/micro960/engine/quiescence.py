@@ -74,7 +74,7 @@ def quiesce(search, alpha: int, beta: int, ply: int, start: int) -> int:
     # the move buffer's size, the square and piece-value tables, and the
     # node tally. Reading 25 attributes instead took 78 us a call on a Pico
     # (7% of the search).
-    board_obj, state_obj, squares, counts_obj, kings_obj, slot, keep, saved, en_passant, \
+    board_obj, state_obj, squares, counts_obj, kings_obj, slot, castle_mask, saved, en_passant, \
         moves_obj, order_obj, history, frame_obj, acc, rows, rows8, shape, pending, hidden_obj, \
         lrs_obj, queen_obj, room_obj, to120_obj, value_obj, tally_obj = search.q
     tally = ptr32(tally_obj)  # Search.tally: nodes, seldepth, stopped
@@ -208,8 +208,8 @@ def quiesce(search, alpha: int, beta: int, ply: int, start: int) -> int:
                             not see_ge(board_obj, move, 0):
                         move = 0
                         continue  # the exchange on that square loses material
-                push_move(board_obj, squares, slot, counts_obj, kings_obj, keep, state_obj, saved,
-                          move, en_passant, pending, hidden)
+                push_move(board_obj, squares, slot, counts_obj, kings_obj, castle_mask, state_obj,
+                          saved, move, en_passant, pending, hidden)
                 if not lrs and attacked(board_obj, kings[us >> 4], them):
                     pop_move(board_obj, squares, slot, counts_obj, kings_obj, state_obj, saved,
                              move)

@@ -203,8 +203,9 @@ class Search:
         net = self.net
         refresh(net, pos)
         # In the order quiescence.quiesce unpacks and names them.
-        self.q = (pos.board, pos.state, pos.squares, pos.counts, pos.kings, pos.slot, pos.keep,
-                  pos.saved, pos.en_passant, self.moves, self.order, self.history, self.plies,
+        self.q = (pos.board, pos.state, pos.squares, pos.counts, pos.kings, pos.slot,
+                  pos.castle_mask, pos.saved, pos.en_passant, self.moves, self.order, self.history,
+                  self.plies,
                   net.acc, net.rows, net.rows8, net.shape, net.pending, net.hidden,
                   1 if self.lrs else 0, 2 if pos.queen_only else 0, self.room, TO120, VALUES,
                   self.tally)
@@ -451,7 +452,7 @@ def _tree(search, depth: int, alpha: int, beta: int) -> int:
     counts = ptr8(counts_obj)
     kings_obj = pos.kings
     kings = ptr8(kings_obj)
-    keep = pos.keep
+    castle_mask = pos.castle_mask
     saved = pos.saved
     en_passant = pos.en_passant
     moves_obj = search.moves
@@ -763,8 +764,8 @@ def _tree(search, depth: int, alpha: int, beta: int) -> int:
                 # Step 13. Make the move; take it back if it leaves the king attacked.
                 fr = int(to120[move & 63])
                 king = int(kings[us >> 4])
-                push_move(board_obj, squares_obj, slot, counts_obj, kings_obj, keep, state_obj,
-                          saved, move, en_passant, pending, hidden)
+                push_move(board_obj, squares_obj, slot, counts_obj, kings_obj, castle_mask,
+                          state_obj, saved, move, en_passant, pending, hidden)
                 # Out of check, a move can leave the king attacked only if it
                 # is a king's move, en passant, or leaves a line to the king.
                 if not lrs and (in_check or fr == king or kind == _EN_PASSANT or

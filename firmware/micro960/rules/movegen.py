@@ -233,7 +233,7 @@ def legal_moves(pos, buf, n):
     them = us ^ BOTH
     king = pos.kings[us >> 4]
     if attacked(b, king, them):
-        return _keep_if_safe(pos, buf, n, end)
+        return _drop_unsafe(pos, buf, n, end)
     pins = _mark_pins(b, king, us)
     pin = _pin
     j = n
@@ -267,7 +267,9 @@ def _safe_after(pos, m, us, them):
     return ok
 
 
-def _keep_if_safe(pos, buf, n, end):
+def _drop_unsafe(pos, buf, n, end):
+    """In check: of buf[n:end], only the moves that leave the king safe
+    stay, each tried on the board; their end."""
     us = pos.side
     them = us ^ BOTH
     j = n

@@ -152,7 +152,8 @@ class Position:
         self.counts = bytearray(2)
         self.slot = bytearray(120)
         self.rook_squares = bytearray(4)  # one per castling-right bit
-        self.keep = bytearray(120)  # rights kept when a move touches a square
+        # Per square, the castling rights a move from or to it leaves (RIGHTS bits).
+        self.castle_mask = bytearray(120)
         # The scalars every move changes, in one array so viper code can reach
         # them: see the SIDE ... _FULLMOVE indices and the properties below.
         self.state = zeros("i", 8)
@@ -215,7 +216,7 @@ class Position:
         state[_FULLMOVE] = fullmove
         state[_PLY] = 0
         self._index_pieces()
-        self._set_keep_masks()
+        self._set_castle_masks()
         state[_EP] = ep if ep and self._ep_capturer(ep) else 0
         state[_KEY] = self.compute_key()
 
@@ -230,16 +231,16 @@ class Position:
                 self.slot[sq] = i
                 self.counts[c] += 1
 
-    def _set_keep_masks(self):
-        keep = self.keep
+    def _set_castle_masks(self):
+        mask = self.castle_mask
         for sq in range(120):
-            keep[sq] = 15
+            mask[sq] = 15
         for bit in range(4):
             rook = self.rook_squares[bit]
             if rook:
-                keep[rook] &= ~(1 << bit)
+                mask[rook] &= ~(1 << bit)
                 side_bits = 3 if bit < 2 else 12
-                keep[self.kings[bit >> 1]] &= ~side_bits
+                mask[self.kings[bit >> 1]] &= ~side_bits
 
     def _ep_capturer(self, ep):
         """True if a pawn of the side to move stands next to the double-pushed pawn."""
@@ -266,8 +267,8 @@ class Position:
     def push(self, move):
         """Make a move; `pop(move)` takes it back."""
         # n = 0: no network to tell (the board stands in for its unused buffer)
-        push_move(self.board, self.squares, self.slot, self.counts, self.kings, self.keep,
-              self.state, self.saved, move, self.en_passant, self.board, 0)
+        push_move(self.board, self.squares, self.slot, self.counts, self.kings,
+                  self.castle_mask, self.state, self.saved, move, self.en_passant, self.board, 0)
 
     def pop(self, move):
         pop_move(self.board, self.squares, self.slot, self.counts, self.kings, self.state,
@@ -319,7 +320,7 @@ def _set(pos, index, value):
 
 
 @micropython.viper
-def push_move(b: ptr8, squares: ptr8, slot: ptr8, counts: ptr8, kings: ptr8, keep: ptr8,
+def push_move(b: ptr8, squares: ptr8, slot: ptr8, counts: ptr8, kings: ptr8, castle_mask: ptr8,
               state: ptr32, saved: ptr32, move: int, en_passant: int, pending: ptr16, n: int):
     """Make a move on the board, piece lists, key and state; save what
     pop_move needs. Position.push() calls it; the search calls it directly
@@ -436,7 +437,7 @@ def push_move(b: ptr8, squares: ptr8, slot: ptr8, counts: ptr8, kings: ptr8, kee
                 key ^= int(zx[5 + (int(to64[new_ep]) & 7)])
     saved[3 * ply] = ep | (rights << 7) | (captured << 11) | (int(state[_HALFMOVE]) << 16)
     if rights:
-        new = rights & int(keep[fr]) & int(keep[to])
+        new = rights & int(castle_mask[fr]) & int(castle_mask[to])
         if new != rights:
             key ^= int(zc[rights]) ^ int(zc[new])
             state[RIGHTS] = new

@@ -144,7 +144,7 @@ class Uci:
         line = self.reader.poll()
         if line is None:
             return False
-        line = text(line)  # kept for later: the line buffer is not
+        line = text(line)  # a string of its own, to queue: the raw buffer is reused
         command = line.strip()
         if command == "isready":
             self.out("readyok")
@@ -161,11 +161,11 @@ class Uci:
         elif not command:
             pass
         else:
-            self._keep(line)
+            self._queue(line)
         return False
 
-    def _keep(self, line):
-        """Keep a line that came during a search for after it, if there is room."""
+    def _queue(self, line):
+        """Queue a line that came during a search for after it, if there is room."""
         if len(self.pending) < MAX_PENDING:
             self.pending.append(line)
         else:
@@ -428,7 +428,7 @@ class Uci:
             elif command == "ponderhit":
                 self.out(NOT_PONDERING)
             else:
-                self._keep(text(line))
+                self._queue(text(line))
 
     def cmd_stop(self, args):
         self.out("info string stop: no search is running")

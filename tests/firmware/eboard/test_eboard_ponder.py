@@ -67,68 +67,69 @@ class Typing:
 def at_the_board(**kwargs):
     """Black is the engine; White has played e4 and carried out its answer.
     The board loop, the person's hand and what was said."""
-    gc.collect()  # the last test's game and engine are gone: room for these
+    gc.collect()  # the last test's match and engine are gone: room for these
     lines = []
     kwargs.setdefault("think_ms", 150)
-    game = EBoardGame(number=518, engine=True, hash_kb=16, out=lines.append, settle_ms=None,
-                      ponder=True, **kwargs)
+    match = EBoardGame(number=518, engine=True, hash_kb=16, out=lines.append, settle_ms=None,
+                       ponder=True, **kwargs)
     hand = Hand()
-    hand.search = game.search
-    board = SensorBoard(game, hand, NoLeds(), out=lines.append)
-    game.search.poll = board.thinking
-    play(game, "e2e4")
+    hand.search = match.search
+    board = SensorBoard(match, hand, NoLeds(), out=lines.append)
+    match.search.poll = board.thinking
+    play(match, "e2e4")
     board.step()  # the engine answers and lights its move
-    carry_out(game)
-    assert len(game.game.moves) == 2 and game.reply[0] == 2, game.reply
-    return board, game, hand, lines
+    carry_out(match)
+    plies, expected = match.reply
+    assert len(match.game.moves) == 2 and plies == 2, match.reply
+    return board, match, hand, lines
 
 
 def test_a_hit_keeps_the_search_and_lights_its_answer_at_once():
-    board, game, hand, lines = at_the_board()
-    expected = game.reply[1]
-    said = san(game.game.pos, expected)
-    hand.move(gesture(game.game.pos, expected), after=300)
-    assert game.may_ponder()
+    board, match, hand, lines = at_the_board()
+    plies, expected = match.reply
+    said = san(match.game.pos, expected)
+    hand.move(gesture(match.game.pos, expected), after=300)
+    assert match.may_ponder()
     board.step()  # ponders until the hit, then searches its 150 ms
-    searched = game.search.nodes
-    assert searched > 300 and game.game.san_moves()[2] == said
+    searched = match.search.nodes
+    assert searched > 300 and match.game.san_moves()[2] == said
     assert lines.count("move " + said) == 1  # said at the hit, not again
-    assert game.pondered and game.leds == ("off", 0)  # the answer waits for the loop
+    assert match.pondered and match.leds == ("off", 0)  # the answer waits for the loop
     board.step()
-    assert game.leds[0] == "move" and game.search.nodes == searched  # no new search
-    assert game.pondered is None and game.expected
+    assert match.leds[0] == "move" and match.search.nodes == searched  # no new search
+    assert match.pondered is None and match.expected
 
 
 def test_a_miss_stops_at_the_first_other_square_and_the_move_counts():
-    board, game, hand, lines = at_the_board()
-    expected = game.reply[1]
-    pos = game.game.pos
-    other = [m for m in game.game.legal_moves()
+    board, match, hand, lines = at_the_board()
+    plies, expected = match.reply
+    pos = match.game.pos
+    other = [m for m in match.game.legal_moves()
              if not gesture(pos, m)[0][0] in [s for s, p in gesture(pos, expected)]][0]
     text = san(pos, other)
     hand.move(gesture(pos, other), after=200)
-    board.step()  # stops at the first lift, which the game has
-    assert 200 <= game.search.nodes < 400 and game.pondered is None
-    assert game.reply is None and len(game.game.moves) == 2  # pondered once for this move
+    board.step()  # stops at the first lift, which the match has
+    assert 200 <= match.search.nodes < 400 and match.pondered is None
+    assert match.reply is None and len(match.game.moves) == 2  # pondered once for this move
     board.step()  # the rest of the move, and the engine's answer to it
-    assert game.game.san_moves()[2] == text
-    assert game.leds[0] == "move" and game.search.nodes > 0
+    assert match.game.san_moves()[2] == text
+    assert match.leds[0] == "move" and match.search.nodes > 0
 
 
 def test_a_typed_line_stops_pondering_and_is_answered():
-    board, game, hand, lines = at_the_board()
+    board, match, hand, lines = at_the_board()
     board.lines = Typing("n", after=20)
     board.step()
-    assert lines[-1] == "promotion: knight" and game.pondered is None
-    assert len(game.game.moves) == 2 and game.game.pos.side == WHITE
+    assert lines[-1] == "promotion: knight" and match.pondered is None
+    assert len(match.game.moves) == 2 and match.game.pos.side == WHITE
 
 
 def test_on_a_clock_the_person_is_timed_until_the_hit_and_the_engine_from_it():
     time = Time()
-    board, game, hand, lines = at_the_board(clock="0.1", now=time)  # 6 s each
-    clock = game.game.clock
-    expected = game.reply[1]
-    hand.move(gesture(game.game.pos, expected), after=100)
+    board, match, hand, lines = at_the_board(clock="0.1", now=time)  # 6 s each
+    clock = match.game.clock
+    plies, expected = match.reply
+    hand.move(gesture(match.game.pos, expected), after=100)
     time.wait(2.5)
     board.step()
     assert clock.marks == [6000, 6000, 3500]  # White's second move took 2.5 s
@@ -139,14 +140,14 @@ def test_on_a_clock_the_person_is_timed_until_the_hit_and_the_engine_from_it():
 
 def test_no_pondering_for_beginners_or_when_it_is_off():
     for kwargs in ({"level": 5}, {"level": 20, "ponder": False}):
-        game = None
+        match = None
         gc.collect()
-        game = EBoardGame(number=518, engine=True, hash_kb=4, out=lambda text: None,
-                          depth=1, **dict({"ponder": True}, **kwargs))
-        play(game, "e2e4")
-        game.think()
-        carry_out(game)
-        assert not game.may_ponder(), kwargs
+        match = EBoardGame(number=518, engine=True, hash_kb=4, out=lambda text: None,
+                           depth=1, **dict({"ponder": True}, **kwargs))
+        play(match, "e2e4")
+        match.think()
+        carry_out(match)
+        assert not match.may_ponder(), kwargs
 
 
 def test_no_guess_on_a_king_step_that_may_become_castling():
@@ -156,10 +157,10 @@ def test_no_guess_on_a_king_step_that_may_become_castling():
     from micro960.rules.notation import parse_move
     gc.collect()
     lines = []
-    game = EBoardGame(fen="4rk1r/pppppppp/8/8/8/8/PPPPPPPP/4RK1R w KQkq - 0 1", engine=True,
-                      hash_kb=4, out=lines.append, settle_ms=None, ponder=True)
-    board = SensorBoard(game, Hand(), NoLeds(), out=lines.append)
-    game.reply = (0, parse_move(game.game.pos, "Kg1"))
-    assert game.may_ponder()
+    match = EBoardGame(fen="4rk1r/pppppppp/8/8/8/8/PPPPPPPP/4RK1R w KQkq - 0 1", engine=True,
+                       hash_kb=4, out=lines.append, settle_ms=None, ponder=True)
+    board = SensorBoard(match, Hand(), NoLeds(), out=lines.append)
+    match.reply = (0, parse_move(match.game.pos, "Kg1"))
+    assert match.may_ponder()
     ponder(board)
-    assert game.search.nodes == 0 and game.reply is None and not lines
+    assert match.search.nodes == 0 and match.reply is None and not lines

@@ -45,7 +45,7 @@ def matches_refresh(pos):
 
 def make(pos, move):
     """A move as the search makes it, the network's accumulators with it."""
-    push_move(pos.board, pos.squares, pos.slot, pos.counts, pos.kings, pos.keep, pos.state,
+    push_move(pos.board, pos.squares, pos.slot, pos.counts, pos.kings, pos.castle_mask, pos.state,
               pos.saved, move, pos.en_passant, NET.pending, N)
 
 
