@@ -152,14 +152,15 @@ class EBoardGame:
 
     def _keep(self):
         """Save the game after each move (power may go at any time); when it
-        ends, archive it (games.pgn, for `micro960 pull`) and clear the save."""
-        store = self.store
-        if store is None:
+        ends, archive it (games.pgn, for `micro960 pull`) and clear the save
+        (GameStore.keep)."""
+        if self.store is None:
             return
         game = self.game
-        problem = store.save(game) if game.result() == UNDECIDED else store.finish(game)
+        problem = self.store.keep(game)
         if problem:
-            self.out("warning %s; the game goes on" % problem)
+            self.out("warning %s%s" % (problem, "; the game goes on"
+                                       if game.result() == UNDECIDED else ""))
 
     def snapshot(self, mask):
         self.last_event = ticks_ms()

@@ -47,9 +47,6 @@ class Console:
         self.engine_side = engine_side  # WHITE, BLACK or None (two people)
         self.limits = Limits(movetime=int(seconds * 1000))  # `time`; a clock's when on one
         self.store = None  # a storage.GameStore: the game is saved after every change
-        self.kept = None  # the ended game, once it is archived
-        # An ended game games.pgn could not take (console_commands.keep_ended).
-        self.unarchived = None
         self.draw_offer = None  # (side, plies) of a draw offered by a person
         self.setup = None  # a console_setup.SetUpPhase while the players place their pieces
         self.engine_score = None  # the engine's last score, for its side
@@ -115,8 +112,7 @@ class Console:
 
     def keep(self):
         """Save the game after every change, so a power cut loses nothing; when
-        it ends, add it to the archive and clear the save. Why the save
-        failed, or None."""
+        it ends, add it to the archive and clear the save (GameStore.keep)."""
         if not self.store:
             return
         game = self.game
@@ -133,19 +129,12 @@ class Console:
         if game.date is None:  # the day of its first save: the day it began
             from micro960.device.storage import today
             game.date = today()
-        if self.unarchived is not None or game.result() != UNDECIDED:
-            from .console_commands import keep_ended  # at a game's end: loaded for then
-            if keep_ended(self):
-                return
-        self.save()
+        self.warn(self.store.keep(game), game.result() == UNDECIDED)
 
-    def save(self):
-        """Write the game as keep() described it last; it reads the moves,
-        not game.pos (which the search moves about while it thinks)."""
-        problem = self.store.save(self.game)  # (not written again if it is the same)
+    def warn(self, problem, going_on=True):
+        """Say why the game could not be saved or archived, if it could not."""
         if problem:
-            self.out("warning: %s; the game goes on" % problem)
-        return problem
+            self.out("warning: %s%s" % (problem, "; the game goes on" if going_on else ""))
 
     def _check_flag(self):
         """End the game (True) if the side to move has run out of time."""
@@ -252,8 +241,8 @@ class Console:
         if game.clock:
             game.clock.punch(side)
             game.clock.start(side ^ BOTH)
-        if self.store and self.unarchived is None:  # (else game.txt keeps that game)
-            self.save()
+        if self.store and self.store.waiting is None:  # (else game.txt keeps that game)
+            self.warn(self.store.save(game))
 
     def typed_while_thinking(self):
         """Polled by the search: True makes the engine move now (Enter or
