@@ -132,6 +132,8 @@ class GameStore:
             return None
         if game.result() == UNDECIDED:
             self.ended = None  # (a game taken back from its end ends anew)
+            if self.waiting is game:
+                self.waiting = None  # (so it waits no more: it goes on)
             return self.save(game)
         if self.ended is game:
             return None
