@@ -128,7 +128,7 @@ class GameStore:
         While another game waits for games.pgn (finish), it is archived first;
         until then this game is not saved (game.txt keeps the one waiting).
         """
-        if self._still_waiting(game):
+        if self._archive_waiting(game):
             return None
         if game.result() == UNDECIDED:
             self.ended = None  # (a game taken back from its end ends anew)
@@ -251,25 +251,24 @@ class GameStore:
         A game the archive cannot take (a full flash) waits in game.txt: it
         is saved there, and no other game is saved over it (keep) until
         games.pgn takes it, tried again at each keep() and at the next start
-        (unfinished()). One waiting game is archived before another."""
-        if self._still_waiting(game):
-            return "could not archive the game: %s keeps an earlier one until %s takes it" \
-                % (self.current, ARCHIVE)
+        (unfinished()). A game that waits is archived before any other."""
         tags = {"Termination": "unterminated"} if game.result() == UNDECIDED else None
-        problem = self.archive(game, tags, once) or self.clear()
+        problem = self._archive_waiting(game) or self.archive(game, tags, once) or self.clear()
         if not problem:
             self.waiting = None
-        elif self.waiting is not game:
+        elif self.waiting is None:
             self.waiting = game
             self.save(game)  # (its last move may not be saved yet)
             problem += "; %s keeps it until %s takes it" % (self.current, ARCHIVE)
         return problem
 
-    def _still_waiting(self, game):
-        """True while a game other than `game` waits for games.pgn (tried
-        again now: a cut after it was archived leaves it there, so once)."""
+    def _archive_waiting(self, game):
+        """Archive the game that waits for games.pgn, if it is not `game`;
+        None, or why not. (Once: a cut after archiving it left it there.)"""
         waiting = self.waiting
-        return waiting is not None and waiting is not game and self.finish(waiting) is not None
+        if waiting is not None and waiting is not game:
+            return self.finish(waiting)
+        return None
 
     # ------------------------------------------------------------ steps
 
@@ -487,7 +486,7 @@ def load_game(text):
     game.settings = fields.get("settings", "")
     game.date = fields.get("date")  # (older saves have none)
     if "clock" in fields:
-        from micro960.device.clock import load_clock
+        from micro960.rules.clock import load_clock
         game.clock = load_clock(fields["clock"])
     return game
 

@@ -118,10 +118,7 @@ def _hit(eboard, clock, person, limits):
     """The player made the expected move: their clock stops, the engine's runs
     and its search's time starts."""
     if clock:
-        clock.punch(person)
-        clock.start(person ^ 24)
+        clock.moved(person)
         eboard.say_clock()
-        wtime, btime, winc, binc, togo = clock.limits(person ^ 24)
-        limits.wtime, limits.btime, limits.winc, limits.binc = wtime, btime, winc, binc
-        limits.movestogo = togo
+        clock.limits(person ^ 24, limits)
     eboard.search.ponderhit()

@@ -9,7 +9,7 @@ from micro960.compat import const, release, ticks_ms
 from micro960.rules.game import Game, UNDECIDED
 from micro960.lines import CONSOLE_LIMIT
 from micro960.rules.notation import parse_move, san, san_line, side_name
-from micro960.rules.position import BLACK, BOTH, CASTLE, OFF, TO64, TO120, WHITE, castle_squares
+from micro960.rules.position import BLACK, CASTLE, OFF, TO64, TO120, WHITE, castle_squares
 from micro960.engine.search import MATE, MATE_BOUND, Limits, Search
 
 
@@ -138,12 +138,8 @@ class Console:
 
     def _check_flag(self):
         """End the game (True) if the side to move has run out of time."""
-        game = self.game
-        clock = game.clock
-        if clock and clock.running and game.result() == UNDECIDED and \
-                clock.remaining(clock.running) <= 0:
-            game.flag(clock.running)
-            clock.stop()
+        clock = self.game.clock
+        if clock and clock.flag_fell(self.game):
             self.announce()  # (which archives the game)
             return True
         return False
@@ -239,8 +235,7 @@ class Console:
         self.out(text)
         self.last_move = (game, len(game.moves), text)
         if game.clock:
-            game.clock.punch(side)
-            game.clock.start(side ^ BOTH)
+            game.clock.moved(side)
         if self.store and self.store.waiting is None:  # (else game.txt keeps that game)
             self.warn(self.store.save(game))
 
@@ -264,10 +259,7 @@ class Console:
     def _limits(self):
         """The engine's limits: from its clock if there is one, else `time`."""
         clock = self.game.clock
-        if not clock:
-            return self.limits
-        wtime, btime, winc, binc, togo = clock.limits(self.game.pos.side)
-        return Limits(wtime=wtime, btime=btime, winc=winc, binc=binc, movestogo=togo)
+        return clock.limits(self.game.pos.side, Limits()) if clock else self.limits
 
     def _played(self, move, moves, who=""):
         """Say the move, remember how it reads for the board, and play it;
@@ -275,9 +267,7 @@ class Console:
         game = self.game
         clock = game.clock
         side = game.pos.side
-        if clock and clock.remaining(side) <= 0:
-            game.flag(side)
-            clock.stop()
+        if clock and clock.flag_fell(game):  # (the mover's time ran out as it thought)
             return
         text = self.move_text(game.pos, move, moves)
         self.out(who + text)

@@ -100,7 +100,7 @@ def _begin(console, game):
     _keep_unfinished(console)
     old = console.game.clock
     if old:
-        from micro960.device.clock import Clock
+        from micro960.rules.clock import Clock
         game.clock = Clock(old.control, 0, game.pos.side, console.now)
     console.game = game
     console.draw_offer = console.setup = None  # a new game ends a set-up phase
@@ -128,7 +128,7 @@ def cmd_clock(console, args):
     if args and args[0].lower() == "off" and len(args) == 1:
         game.clock = None
     elif len(args) == 1:
-        from micro960.device.clock import Clock
+        from micro960.rules.clock import Clock
         game.clock = Clock(args[0], len(game.moves), game.pos.side, console.now)
         console.start_clock()
     elif args:
