@@ -133,7 +133,7 @@ class GameStore:
         if game.result() == UNDECIDED:
             self.ended = None  # (a game taken back from its end ends anew)
             if self.waiting is game:
-                self.waiting = None  # (so it waits no more: it goes on)
+                self.waiting = None  # (taken back from its end: in progress again)
             return self.save(game)
         if self.ended is game:
             return None

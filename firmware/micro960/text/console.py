@@ -129,7 +129,9 @@ class Console:
         if game.date is None:  # the day of its first save: the day it began
             from micro960.device.storage import today
             game.date = today()
-        self.warn(self.store.keep(game), game.result() == UNDECIDED)
+        problem = self.store.keep(game)
+        if problem:
+            self.warn(problem, game.result() == UNDECIDED)
 
     def warn(self, problem, going_on=True):
         """Say why the game could not be saved or archived, if it could not."""
