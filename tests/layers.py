@@ -20,9 +20,9 @@ The layers, lowest first (a module may import the layers ALLOWED says):
               lines, threadedlines (the serial line every mode reads)
     drivers   sensors, LEDs, the OLED (no chess: the runtime only)
     rules     the board, FEN, moves, start positions, rule sets, notation,
-              PGN, a game and its history
+              PGN, a game, its history and its clock
     engine    search, evaluation, ordering, SEE, table, skill, bench
-    device    board settings, the chess clock, saved games, the self-test
+    device    board settings, saved games, the self-test
     eboard    the sensor board: events to moves, its game, pondering,
               set-up, scanning, debouncing, display, simulator
     text      the console and its commands, UCI, XBoard, the command line

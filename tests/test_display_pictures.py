@@ -23,7 +23,7 @@ import sys
 sys.path[:0] = [%(firmware)r, %(fakes)r]
 from fake_hardware import FakeMachine, FakeSSD1306
 from micro960.eboard.display import Display
-from micro960.device.clock import Clock
+from micro960.rules.clock import Clock
 from micro960.rules.game import Game
 from micro960.device.ssd1306 import SSD1306
 import binascii

@@ -10,7 +10,8 @@ out, another move than the lit one, a stray piece, a piece lifted and held,
 a bounce, a move taken back, a pause (a flag may fall), a power cut (the
 game taken up from its save), a promotion choice typed, the commands typed
 (resign, draw, accept, new), a whole-board reading (one square misread, then
-right), the board put right. Steps are events fed through the device
+right), the board put right, the flash filling up or getting room again
+(games.pgn cannot grow while it is full). Steps are events fed through the device
 loop (SensorBoard.step(), a scanner that replays them), one event a turn of
 the loop, so the engine thinks when it would on a board.
 
@@ -19,6 +20,10 @@ After every step check() says which rules are broken:
   engine has lit its reply;
 - the game saved on "flash" is the game, move for move (a finished one is
   archived and its save cleared);
+- a game that ended (or was left by new) while games.pgn could not take
+  it is never lost: game.txt keeps it, over the next games and power cuts,
+  until games.pgn has it (the games after it are not saved meanwhile; a
+  power cut takes an unfinished one up again);
 - the game follows the board: its sensors' view is the board's, and when it
   says all is well the board shows its position;
 - every move played was said (`move`), every one taken back too;
@@ -44,9 +49,10 @@ from micro960.eboard.sensorboard import SensorBoard
 from micro960.engine.search import Limits
 from micro960.rules.game import UNDECIDED
 from micro960.rules.position import CASTLE, PROMOTE_N
+from power_cut import FullArchive
 
 STEPS = ("move", "castle", "reply", "other", "stray", "hold", "bounce", "takeback", "wait",
-         "power", "promote", "reading", "fix", "resign", "draw", "accept", "new")
+         "power", "promote", "reading", "fix", "resign", "draw", "accept", "new", "full")
 NODES = 60  # the engine's search: tiny, the invariants do not care how well it plays
 
 
@@ -117,8 +123,15 @@ class Driver:
         self.clock = None if clock == "-" else clock
         self.setup = setup == "setup"
         self.time = 0  # the clocks' time, ms: it passes as the driver says
-        self.store = GameStore(folder)
-        self.store.clear()
+        self.folder = folder
+        self.files = FullArchive()
+        self.files.full = False  # the "full" step fills the flash, and the next empties it
+        GameStore(folder).clear()
+        # (game moves, result): a game games.pgn has yet to take, which
+        # game.txt must keep meanwhile; how many games of each result it has.
+        self.pending = None
+        self.archived = self.archive_counts()
+        self.left = self.taken_back = None  # the game a new one replaced; a takeback's
         self.board = None  # the occupancy on the board: what the sensors see
         self._boot()
 
@@ -128,6 +141,7 @@ class Driver:
         self.match = self.loop = self.scanner = None
         gc.collect()
         self.said = []
+        self.store = GameStore(self.folder, self.files)  # (a board's, new at each start)
         engine = {"white": "white", "black": True, "none": False}[self.engine]
         match = EBoardGame(self.rules, *self.numbers, engine=engine, hash_kb=4, fen=self.fen,
                            out=self.said.append, settle_ms=None, occupied=self.board,
@@ -143,6 +157,7 @@ class Driver:
                                 lines=self.typed)
         self.first = len(match.game.moves)  # moves the words said count from
         self.was_over = match.game.result() != UNDECIDED  # (its result said before)
+        self.over_before = self.was_over  # (whether the game was over at the last check)
         self.loop.start()  # (the board read whole, as the device loop begins)
         self.loop.step()
 
@@ -193,6 +208,7 @@ class Driver:
         match = self.match
         pos = match.game.pos
         name = STEPS[kind % len(STEPS)]
+        self.left = self.taken_back = None
         legal = match.game.legal_moves() if match.game.result() == UNDECIDED else []
         if name in ("move", "castle", "other", "reply") and match.setting_up:
             self.put_right()
@@ -223,6 +239,7 @@ class Driver:
             there = self.board >> sq & 1
             self.events([(sq, not there), (sq, there)])
         elif name == "takeback":
+            self.taken_back = self.match.game.result() != UNDECIDED
             self._take_back()
         elif name == "wait":  # a while, up to 200 s
             self.time += 200 * a
@@ -236,12 +253,16 @@ class Driver:
             self.type(name)
         elif name == "new":
             del self.said[:]
+            if match.game.moves and match.game.result() == UNDECIDED:
+                self.left = (match.game.uci_moves(), UNDECIDED)
             self.type(name)
             self.first, self.was_over = 0, False
             if match.game.moves:
                 self.problems.append("a new game with %d moves" % len(match.game.moves))
         elif name == "promote":
             self.type("qrbn"[b % 4])
+        elif name == "full":
+            self.files.full = not self.files.full
         elif name == "reading":
             misread = self.board ^ 1 << (a % 64)
             for mask in (misread, self.board):
@@ -284,10 +305,13 @@ class Driver:
     def _power_cut(self):
         game = self.match.game
         expect = None
-        if game.result() == UNDECIDED and game.moves:
+        if game.result() == UNDECIDED and game.moves and self.pending is None:
             expect = (game.pos.fen(), " ".join(game.uci_moves()))
         game = None
         self._boot()
+        pending = self.pending
+        if pending and pending[1] == UNDECIDED and self.match.game.uci_moves() == pending[0]:
+            self.pending = None  # the game left by new, taken up again (nothing is lost)
         if expect is not None:
             now = self.match.game
             got = (now.pos.fen(), " ".join(now.uci_moves()))
@@ -326,8 +350,44 @@ class Driver:
             said += line.startswith("move ") - line.startswith("takeback ")
         if said != len(game.moves) - self.first:
             problems.append("%d moves said, %d played" % (said, len(game.moves) - self.first))
-        self._check_save(game, over)
+        self._check_kept(game, over)
+        self.over_before = over
+        if self.pending is None:  # (else the games after the one kept are not saved)
+            self._check_save(game, over)
         return problems
+
+    def archive_counts(self):
+        """How many games of each result games.pgn holds."""
+        try:
+            with open(self.folder + "/games.pgn") as f:
+                text = f.read()
+        except OSError:
+            text = ""
+        return dict((result, text.count('[Result "%s"]' % result))
+                    for result in ("1-0", "0-1", "1/2-1/2", UNDECIDED))
+
+    def _check_kept(self, game, over):
+        """A game that ended, or that a new game took the place of, is in
+        games.pgn or, till it is, in game.txt (as it stood then)."""
+        before, now = self.archived, self.archive_counts()
+        self.archived = now
+        if self.pending is None:
+            if over and not self.over_before:
+                self.pending = (game.uci_moves(), game.result())
+            elif self.left:
+                self.pending = self.left
+            else:
+                return
+        moves, result = self.pending
+        if now[result] > before[result]:
+            self.pending = None  # games.pgn has it
+        elif self.taken_back and not over and moves[:len(game.moves)] == game.uci_moves():
+            self.pending = None  # taken back from its end: the game goes on
+        else:
+            saved = self.store.load()
+            if saved is None or saved.uci_moves() != moves or saved.result() != result:
+                self.problems.append("a game (%s %s) is neither in games.pgn nor in game.txt"
+                                     % (result, " ".join(moves)))
 
     def _check_save(self, game, over):
         saved = self.store.load()

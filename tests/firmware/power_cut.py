@@ -6,6 +6,7 @@ stay in the file, the rest never arrive) or before step number `steps_left`
 (each open, write, sync, rename and remove is a step). After the cut every
 further step raises PowerCut too, as nothing more happens on a dead board.
 `rename_overwrites=False` behaves like FAT, which will not rename over a file.
+FullArchive is a flash too full for games.pgn to take a game.
 """
 import os
 
@@ -61,6 +62,17 @@ class CutFiles(Files):
     def mkdir(self, path):
         self.step()
         Files.mkdir(self, path)
+
+
+class FullArchive(Files):
+    """A flash with no room for games.pgn to grow while `full` (appending to
+    it raises ENOSPC); everything else works."""
+    full = True
+
+    def open(self, path, mode):
+        if self.full and path.endswith("games.pgn") and "a" in mode:
+            raise OSError(ENOSPC)
+        return Files.open(self, path, mode)
 
 
 class CutFile:

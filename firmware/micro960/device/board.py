@@ -87,7 +87,7 @@ class Config:
             raise ValueError("board.py: LED_DRIVER must be one of %s or None, not %r"
                              % (", ".join(LED_DRIVERS[1:]), self.LED_DRIVER))
         if self.EBOARD_CLOCK is not None:
-            from micro960.device.clock import parse_control
+            from micro960.rules.clock import parse_control
             try:
                 parse_control(str(self.EBOARD_CLOCK))
             except ValueError as e:

@@ -11,7 +11,7 @@ games appended to games.pgn.
     >>> game.san_moves()
     ['e4', 'e5']
     >>> game.resign()
-    >>> store.finish(game, {"White": "Ann"})  # archive to games.pgn, then clear
+    >>> store.keep(game)   # after every change: saved, or once ended archived (games.pgn)
     >>> store.load() is None
     True
 
@@ -26,7 +26,12 @@ flipped bit - is reported and never loaded as a shorter game.
 games.pgn is appended to, which is not atomic: a cut append can leave its
 last game truncated. The next archive closes such a game with `*` before
 writing, so it reads as one broken game that `micro960 replay` skips.
+
+An ended game that games.pgn cannot take (a full flash) is not lost: it
+waits in game.txt, and no game is saved over it until the archive takes it
+(GameStore.keep and unfinished try again).
 """
+import gc
 import os
 
 from micro960.rules.game import UNDECIDED, Game
@@ -110,8 +115,30 @@ class GameStore:
         self.archive_path = _join(folder, ARCHIVE)
         self.problem = None  # why the last load() found no game, when it was damage
         self.last = None  # the _fingerprint of the last save written here
+        self.ended = None  # the ended game keep() archived: once is enough
+        self.waiting = None  # a game games.pgn could not take yet: game.txt keeps it
 
     # ------------------------------------------------------------ the game in progress
+
+    def keep(self, game):
+        """What a front end calls after every change to its game: save it, or
+        once it has ended, archive it and clear the save (once: an ended game
+        is not played on). None, or why not.
+
+        While another game waits for games.pgn (finish), it is archived first;
+        until then this game is not saved (game.txt keeps the one waiting).
+        """
+        if self._archive_waiting(game):
+            return None
+        if game.result() == UNDECIDED:
+            self.ended = None  # (a game taken back from its end ends anew)
+            if self.waiting is game:
+                self.waiting = None  # (taken back from its end: in progress again)
+            return self.save(game)
+        if self.ended is game:
+            return None
+        self.ended = game
+        return self.finish(game, once=False)  # (the same short game twice is two games)
 
     def save(self, game):
         """Save the game in progress; None, or why it could not be saved.
@@ -162,7 +189,8 @@ class GameStore:
     def unfinished(self):
         """The game in progress saved here, or None (self.problem says why,
         if the save was damaged). A game that ended just before a power cut
-        is archived now instead."""
+        (or that the archive could not take) is archived now instead, or
+        waits in game.txt if the archive still cannot take it."""
         saved = self.load()
         if saved is not None and saved.result() != UNDECIDED:
             self.finish(saved)
@@ -193,6 +221,7 @@ class GameStore:
         for all of it in one piece.
         """
         from ..rules.pgn import pgn_lines
+        gc.collect()  # the lines need room at a game's end: the garbage goes first
         try:
             length = 1  # the blank line after the game
             for line in pgn_lines(game, tags):
@@ -214,10 +243,32 @@ class GameStore:
             return "could not archive the game: " + _why(e)
         return None
 
-    def finish(self, game, tags=None, once=True):
-        """At the end of a game: archive it, then clear the save; None, or why
-        not. The save is kept when archiving fails, so the game is not lost."""
-        return self.archive(game, tags, once) or self.clear()
+    def finish(self, game, once=True):
+        """Archive the game, then clear its save; None, or why not. A game
+        still undecided goes in as one that was not finished (result *).
+        `once`: as archive() has it.
+
+        A game the archive cannot take (a full flash) waits in game.txt: it
+        is saved there, and no other game is saved over it (keep) until
+        games.pgn takes it, tried again at each keep() and at the next start
+        (unfinished()). A game that waits is archived before any other."""
+        tags = {"Termination": "unterminated"} if game.result() == UNDECIDED else None
+        problem = self._archive_waiting(game) or self.archive(game, tags, once) or self.clear()
+        if not problem:
+            self.waiting = None
+        elif self.waiting is None:
+            self.waiting = game
+            self.save(game)  # (its last move may not be saved yet)
+            problem += "; %s keeps it until %s takes it" % (self.current, ARCHIVE)
+        return problem
+
+    def _archive_waiting(self, game):
+        """Archive the game that waits for games.pgn, if it is not `game`;
+        None, or why not. (Once: a cut after archiving it left it there.)"""
+        waiting = self.waiting
+        if waiting is not None and waiting is not game:
+            return self.finish(waiting)
+        return None
 
     # ------------------------------------------------------------ steps
 
@@ -435,7 +486,7 @@ def load_game(text):
     game.settings = fields.get("settings", "")
     game.date = fields.get("date")  # (older saves have none)
     if "clock" in fields:
-        from micro960.device.clock import load_clock
+        from micro960.rules.clock import load_clock
         game.clock = load_clock(fields["clock"])
     return game
 

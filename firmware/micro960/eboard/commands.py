@@ -18,7 +18,7 @@ Each raises ValueError, changing nothing, when it cannot be done now.
     >>> resign(g)
     result 0-1 White resigns
 """
-from micro960.rules.game import BLACK_WINS, UNDECIDED, WHITE_WINS
+from micro960.rules.game import BLACK_WINS, UNDECIDED, WHITE_WINS, Game
 from micro960.rules.position import WHITE, side_name
 
 
@@ -74,11 +74,15 @@ def accept(match):
 def new(match):
     """The next game, from the set-up (or FEN) the board was started with."""
     game = match.game
-    if match.store is not None and game.moves:
-        problem = match.store.finish(game)  # an unfinished game is kept with *
+    store = match.store
+    if store is not None and game.moves and game.result() == UNDECIDED:
+        problem = store.finish(game, once=False)  # an unfinished game is kept with *
         if problem:
             match.out("warning %s" % problem)
     fen, number, black_number = match.start
-    game.new(fen, number, black_number)
-    game.clock = None
+    if store is not None and store.waiting is game:  # kept whole till games.pgn takes it
+        match.game = match.board.game = Game(game.rules, fen, number, black_number)
+    else:
+        game.new(fen, number, black_number)
+        game.clock = None
     match.begin()

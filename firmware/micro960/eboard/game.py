@@ -12,7 +12,7 @@ object. Everything it says goes through out(), one line each:
     result R REASON   the game is over
     clock W B         both clocks after a move, when the game has a clock
     resume N          a saved game was taken up, N plies in (resume())
-    warning TEXT      the game could not be saved (it goes on)
+    warning TEXT      the game could not be saved or archived (it goes on)
     draw ...          a draw offer answered or made (typed: eboard/commands.py)
     new game: SP N    a new game (typed new); "; set up SQUARES" names those to put right
 
@@ -41,7 +41,7 @@ class EBoardGame:
     rook on h1) counts as made once the board has been still this long;
     None leaves that to settle(). occupied: the board as it stands if it
     may not show the start position yet (the set-up check), else None.
-    clock: a time control ("15+10", "5", "40/90+30"; device/clock.py) or None for
+    clock: a time control ("15+10", "5", "40/90+30"; rules/clock.py) or None for
     think_ms a move. The engine's clock stops when it lights its move, the
     person's when the board shows theirs. ponder: think on the person's
     time (eboard/pondering.py; the sensor-board loop does it, at level 10 up).
@@ -157,14 +157,11 @@ class EBoardGame:
 
     def _keep(self):
         """Save the game after each move (power may go at any time); when it
-        ends, archive it (games.pgn, for `micro960 pull`) and clear the save."""
-        store = self.store
-        if store is None:
-            return
-        game = self.game
-        problem = store.save(game) if game.result() == UNDECIDED else store.finish(game)
+        ends, archive it (games.pgn, for `micro960 pull`) and clear the save
+        (GameStore.keep)."""
+        problem = self.store and self.store.keep(self.game)
         if problem:
-            self.out("warning %s; the game goes on" % problem)
+            self.out("warning " + problem)
 
     def snapshot(self, mask):
         self.last_event = ticks_ms()
@@ -290,9 +287,7 @@ class EBoardGame:
         from micro960.engine.search import Limits
         clock = self.game.clock
         if clock:
-            wtime, btime, winc, binc, togo = clock.limits(self.engine_side)
-            return Limits(depth=self.depth, wtime=wtime, btime=btime, winc=winc, binc=binc,
-                          movestogo=togo)
+            return clock.limits(self.engine_side, Limits(depth=self.depth))
         return Limits(depth=self.depth) if self.depth else Limits(movetime=self.think_ms)
 
     # ------------------------------------------------------------ clock
@@ -300,7 +295,7 @@ class EBoardGame:
     def _start_clock(self):
         """Put the game on its clock (full time for both); the side to move's runs."""
         if self.control:
-            from micro960.device.clock import Clock
+            from micro960.rules.clock import Clock
             self.game.clock = Clock(self.control, len(self.game.moves), self.game.pos.side,
                                     self.now)
             self.game.clock.start(self.game.pos.side)
@@ -312,12 +307,8 @@ class EBoardGame:
         if len(clock.marks) >= plies - clock.first:
             return
         side = self.game.pos.side
-        if plies > len(self.game.moves):  # the engine's move, still to be carried out
-            clock.punch(side)
-            clock.start(side ^ 24)
-        else:
-            clock.punch(side ^ 24)
-            clock.start(side)
+        # (the engine's move is still to be carried out: the side to move made it)
+        clock.moved(side if plies > len(self.game.moves) else side ^ 24)
         self.say_clock()
 
     def say_clock(self):
@@ -326,12 +317,8 @@ class EBoardGame:
 
     def check_flag(self):
         """The side whose clock runs out of time loses (or draws: game.flag)."""
-        game = self.game
-        clock = game.clock
-        if clock and clock.running and clock.remaining(clock.running) <= 0 and \
-                game.result() == UNDECIDED:
-            game.flag(clock.running)
-            clock.stop()
+        clock = self.game.clock
+        if clock and clock.flag_fell(self.game):
             self.expected = self.board.wanted = 0
             self._announce()
             self._keep()

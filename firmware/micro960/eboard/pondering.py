@@ -116,10 +116,7 @@ def _hit(match, clock, person, limits):
     """The player made the expected move: their clock stops, the engine's runs
     and its search's time starts."""
     if clock:
-        clock.punch(person)
-        clock.start(person ^ 24)
+        clock.moved(person)
         match.say_clock()
-        wtime, btime, winc, binc, togo = clock.limits(person ^ 24)
-        limits.wtime, limits.btime, limits.winc, limits.binc = wtime, btime, winc, binc
-        limits.movestogo = togo
+        clock.limits(person ^ 24, limits)
     match.search.ponderhit()

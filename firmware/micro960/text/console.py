@@ -9,7 +9,7 @@ from micro960.compat import const, release, ticks_ms
 from micro960.rules.game import Game, UNDECIDED
 from micro960.lines import CONSOLE_LIMIT
 from micro960.rules.notation import parse_move, san, san_line, side_name
-from micro960.rules.position import BLACK, BOTH, CASTLE, OFF, TO64, TO120, WHITE, castle_squares
+from micro960.rules.position import BLACK, CASTLE, OFF, TO64, TO120, WHITE, castle_squares
 from micro960.engine.search import MATE, MATE_BOUND, Limits, Search
 
 
@@ -47,9 +47,6 @@ class Console:
         self.engine_side = engine_side  # WHITE, BLACK or None (two people)
         self.limits = Limits(movetime=int(seconds * 1000))  # `time`; a clock's when on one
         self.store = None  # a storage.GameStore: the game is saved after every change
-        self.kept = None  # the ended game, once it is archived
-        # An ended game games.pgn could not take (console_commands.keep_ended).
-        self.unarchived = None
         self.draw_offer = None  # (side, plies) of a draw offered by a person
         self.setup = None  # a console_setup.SetUpPhase while the players place their pieces
         self.engine_score = None  # the engine's last score, for its side
@@ -115,8 +112,7 @@ class Console:
 
     def keep(self):
         """Save the game after every change, so a power cut loses nothing; when
-        it ends, add it to the archive and clear the save. Why the save
-        failed, or None."""
+        it ends, add it to the archive and clear the save (GameStore.keep)."""
         if not self.store:
             return
         game = self.game
@@ -133,28 +129,19 @@ class Console:
         if game.date is None:  # the day of its first save: the day it began
             from micro960.device.storage import today
             game.date = today()
-        if self.unarchived is not None or game.result() != UNDECIDED:
-            from .console_commands import keep_ended  # at a game's end: loaded for then
-            if keep_ended(self):
-                return
-        self.save()
-
-    def save(self):
-        """Write the game as keep() described it last; it reads the moves,
-        not game.pos (which the search moves about while it thinks)."""
-        problem = self.store.save(self.game)  # (not written again if it is the same)
+        problem = self.store.keep(game)
         if problem:
-            self.out("warning: %s; the game goes on" % problem)
-        return problem
+            self.warn(problem, game.result() == UNDECIDED)
+
+    def warn(self, problem, going_on=True):
+        """Say why the game could not be saved or archived, if it could not."""
+        if problem:
+            self.out("warning: %s%s" % (problem, "; the game goes on" if going_on else ""))
 
     def _check_flag(self):
         """End the game (True) if the side to move has run out of time."""
-        game = self.game
-        clock = game.clock
-        if clock and clock.running and game.result() == UNDECIDED and \
-                clock.remaining(clock.running) <= 0:
-            game.flag(clock.running)
-            clock.stop()
+        clock = self.game.clock
+        if clock and clock.flag_fell(self.game):
             self.announce()  # (which archives the game)
             return True
         return False
@@ -250,10 +237,9 @@ class Console:
         self.out(text)
         self.last_move = (game, len(game.moves), text)
         if game.clock:
-            game.clock.punch(side)
-            game.clock.start(side ^ BOTH)
-        if self.store and self.unarchived is None:  # (else game.txt keeps that game)
-            self.save()
+            game.clock.moved(side)
+        if self.store and self.store.waiting is None:  # (else game.txt keeps that game)
+            self.warn(self.store.save(game))
 
     def typed_while_thinking(self):
         """Polled by the search: True makes the engine move now (Enter or
@@ -275,10 +261,7 @@ class Console:
     def _limits(self):
         """The engine's limits: from its clock if there is one, else `time`."""
         clock = self.game.clock
-        if not clock:
-            return self.limits
-        wtime, btime, winc, binc, togo = clock.limits(self.game.pos.side)
-        return Limits(wtime=wtime, btime=btime, winc=winc, binc=binc, movestogo=togo)
+        return clock.limits(self.game.pos.side, Limits()) if clock else self.limits
 
     def _played(self, move, moves, who=""):
         """Say the move, remember how it reads for the board, and play it;
@@ -286,9 +269,7 @@ class Console:
         game = self.game
         clock = game.clock
         side = game.pos.side
-        if clock and clock.remaining(side) <= 0:
-            game.flag(side)
-            clock.stop()
+        if clock and clock.flag_fell(game):  # (the mover's time ran out as it thought)
             return
         text = self.move_text(game.pos, move, moves)
         self.out(who + text)

@@ -42,44 +42,6 @@ def summary(console):
         console.out("Type new for another game.")
 
 
-def keep_ended(console):
-    """Console.keep for a game that has ended, or after one the archive
-    could not take; True if nothing is left to save now. The ended game goes
-    to games.pgn and its save is cleared, once. A game the archive cannot
-    take (a full flash) is saved instead, and the next games are not saved
-    over it until the archive takes it (tried at each keep, and at the next
-    start)."""
-    game = console.game
-    waiting = console.unarchived
-    if waiting is not None and waiting is not game and _archive(console, waiting):
-        return True
-    if game.result() == UNDECIDED:
-        return False
-    if console.kept is not game:  # (an ended game is not played on: once is enough)
-        console.kept = game
-        problem = _archive(console, game)
-        if problem:
-            console.out("warning: %s; %s keeps it until games.pgn takes it"
-                        % (problem, console.store.current))
-    return True
-
-
-def _archive(console, game):
-    """Archive an ended game and clear its save; None, or why not."""
-    import gc
-    gc.collect()  # the archive's lines need room: clear the garbage first
-    # An unfinished one (result *) is marked so, as PGN has it.
-    tags = {"Termination": "unterminated"} if game.result() == UNDECIDED else None
-    # (a game just ended is new to the archive, even if the last one reads the same)
-    problem = console.store.finish(game, tags, game is console.unarchived)
-    if not problem:
-        console.unarchived = None
-    elif console.unarchived is not game:
-        console.unarchived = game
-        console.store.save(game)
-    return problem
-
-
 def cmd_board(console, args):
     console.show_board()  # in a set-up phase, with who places what next
 
@@ -138,7 +100,7 @@ def _begin(console, game):
     _keep_unfinished(console)
     old = console.game.clock
     if old:
-        from micro960.device.clock import Clock
+        from micro960.rules.clock import Clock
         game.clock = Clock(old.control, 0, game.pos.side, console.now)
     console.game = game
     console.draw_offer = console.setup = None  # a new game ends a set-up phase
@@ -153,11 +115,9 @@ def _keep_unfinished(console):
     game = console.game
     if not console.store or not len(game.moves) or game.result() != UNDECIDED:
         return
-    problem = _archive(console, game)
-    if problem:
-        console.out("warning: %s; %s keeps it until games.pgn takes it"
-                    % (problem, console.store.current))
-    else:
+    problem = console.store.finish(game, once=False)  # (with the result *)
+    console.warn(problem, False)
+    if not problem:
         console.out("The unfinished game was kept in %s." % console.store.archive_path)
 
 
@@ -168,7 +128,7 @@ def cmd_clock(console, args):
     if args and args[0].lower() == "off" and len(args) == 1:
         game.clock = None
     elif len(args) == 1:
-        from micro960.device.clock import Clock
+        from micro960.rules.clock import Clock
         game.clock = Clock(args[0], len(game.moves), game.pos.side, console.now)
         console.start_clock()
     elif args:

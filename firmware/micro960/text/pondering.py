@@ -52,10 +52,7 @@ def ponder(console):
         console.show_board(_After(game))  # as after any move (game.pos is the search's)
         engine.on_info = told  # its thinking shows from now on, as on its own time
         if game.clock:
-            wtime, btime, winc, binc, togo = game.clock.limits(person ^ 24)
-            limits.wtime, limits.btime, limits.winc, limits.binc = wtime, btime, winc, binc
-            limits.movestogo = togo
-            limits.movetime = 0
+            game.clock.limits(person ^ 24, limits)
         console.engine.ponderhit()
         return False
 

@@ -184,9 +184,9 @@ def test_finish_archives_then_clears_and_archives_once():
         store = GameStore(folder)
         first, second = played("f3 e5 g4 Qh4"), played("e4 e5")
         second.resign()
-        tags = {"White": "Ann", "Black": "micro960"}
+        first.settings = "engine black level 7"  # the players' tags (rules/pgn.py)
         store.save(first)
-        assert store.finish(first, tags) is None
+        assert store.finish(first) is None
         assert store.load() is None and store.problem is None
         # A cut between archive() and clear(): at boot the finished game is
         # finished again, and not written twice.
@@ -196,7 +196,7 @@ def test_finish_archives_then_clears_and_archives_once():
         assert store.finish(store.load()) is None
         assert replayed(folder + "/" + ARCHIVE) == [
             ("0-1", first.pos.fen(), None), ("0-1", second.pos.fen(), None)]
-        assert b'[White "Ann"]' in read(folder + "/" + ARCHIVE)
+        assert b'[Black "micro960 level 7"]' in read(folder + "/" + ARCHIVE)
         assert read(folder + "/" + ARCHIVE).endswith(b"0-1\n\n")
     in_scratch(check)
 

@@ -192,7 +192,7 @@ def board_pixels(device):
 
 
 def test_both_clocks_and_their_update_while_the_engine_thinks():
-    from micro960.device.clock import Clock
+    from micro960.rules.clock import Clock
     from support import Time
     display, device = oled()
     game = Game("chess960", number=518)

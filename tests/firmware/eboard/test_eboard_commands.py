@@ -127,3 +127,80 @@ def test_new_during_a_set_up_phase_starts_it_again():
     g.command("new")
     assert lines[-1].startswith("leds error a1")  # the bishop is off the pawns-only board
     assert g.setting_up.board_text() == "8/pppppppp/8/8/8/8/PPPPPPPP/8"
+
+
+FOOLS_MATE = "-f2 +f3 -e7 +e5 -g2 +g4 -d8 +h4"
+ENDED = "moves f2f3 e7e5 g2g4 d8h4\n"  # the fool's mate as game.txt has it
+
+
+def _read(path):
+    try:
+        with open(path) as f:
+            return f.read()
+    except OSError:
+        return ""
+
+
+def _full_flash_game():
+    """Two players' fool's mate on a flash too full for games.pgn."""
+    from power_cut import FullArchive, scratch_folder
+    folder = scratch_folder("eboard-full")
+    files = FullArchive()
+    g, lines = two_players()
+    g.resume(GameStore(folder, files), g.physical)
+    events(g, FOOLS_MATE)
+    assert lines[-1].startswith("warning could not archive the game: no space left"), lines
+    assert ENDED in _read(folder + "/game.txt")  # (the last move too)
+    return g, folder, files
+
+
+def _archived_once_there_is_room(g, folder, files):
+    assert ENDED in _read(folder + "/game.txt")  # the next game is not saved over it
+    files.full = False
+    events(g, "-e7 +e5")
+    archive = _read(folder + "/games.pgn")
+    assert archive.count("[Event ") == 1 and "2. g4 Qh4# 0-1" in archive, archive
+    assert "\nmoves e2e4 e7e5\n" in _read(folder + "/game.txt")
+
+
+def test_a_game_the_archive_cannot_take_waits_for_it_past_the_next_game():
+    """A sensor board's game that ended on a full flash was lost: the next
+    game's first save overwrote it. It waits in game.txt, as the console's does."""
+    from power_cut import remove_folder
+    g, folder, files = _full_flash_game()
+    try:
+        g.command("new")
+        events(g, "-h4 +d8 -e5 +e7 -g4 +g2 -f3 +f2")  # the pieces back
+        events(g, "-e2 +e4")
+        assert g.game.san_moves() == ["e4"]
+        _archived_once_there_is_room(g, folder, files)
+    finally:
+        remove_folder(folder)
+
+
+def test_a_game_the_archive_cannot_take_waits_for_it_past_a_restart():
+    from power_cut import remove_folder
+    g, folder, files = _full_flash_game()
+    try:
+        g = None
+        again, lines = two_players()  # the power went; the board starts again
+        assert not again.resume(GameStore(folder, files), again.physical)
+        events(again, "-e2 +e4")
+        _archived_once_there_is_room(again, folder, files)
+    finally:
+        remove_folder(folder)
+
+
+def test_the_same_short_game_twice_is_two_games_in_the_archive():
+    """The archive took the second for the first written again, and left it out."""
+    from power_cut import remove_folder, scratch_folder
+    folder = scratch_folder("eboard-twice")
+    try:
+        g, lines = two_players()
+        g.resume(GameStore(folder), g.physical)
+        events(g, FOOLS_MATE)
+        g.command("new")
+        events(g, "-h4 +d8 -e5 +e7 -g4 +g2 -f3 +f2 " + FOOLS_MATE)
+        assert _read(folder + "/games.pgn").count("2. g4 Qh4# 0-1") == 2
+    finally:
+        remove_folder(folder)

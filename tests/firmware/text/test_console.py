@@ -274,16 +274,8 @@ def test_a_game_the_archive_cannot_take_waits_in_game_txt_and_is_archived_later(
     """games.pgn will not grow (a full flash): the ended game stays in
     game.txt, the next game is not saved over it, and the archive takes it
     as soon as it can. The game is never lost, and play goes on."""
-    from micro960.device.storage import ENOSPC, Files, GameStore
-    from power_cut import remove_folder, scratch_folder
-
-    class FullArchive(Files):
-        full = True
-
-        def open(self, path, mode):
-            if self.full and path.endswith("games.pgn") and "a" in mode:
-                raise OSError(ENOSPC)
-            return Files.open(self, path, mode)
+    from micro960.device.storage import GameStore
+    from power_cut import FullArchive, remove_folder, scratch_folder
 
     def saved():
         with open(folder + "/game.txt") as f:
@@ -311,6 +303,34 @@ def test_a_game_the_archive_cannot_take_waits_in_game_txt_and_is_archived_later(
             archive = f.read()
         assert archive.count("[Event ") == 1 and "2. g4 Qh4# 0-1" in archive, archive
         assert "\nmoves e2e4 e7e5\n" in saved(), saved()
+    finally:
+        remove_folder(folder)
+
+
+def test_a_game_that_ended_before_a_restart_waits_while_the_archive_is_full():
+    """At the start, a saved game that had ended is archived; when games.pgn
+    still cannot take it, the first save of the new game once overwrote it."""
+    from micro960.device.storage import GameStore
+    from power_cut import FullArchive, remove_folder, scratch_folder
+    folder = scratch_folder("restart")
+    try:
+        files = FullArchive()
+        c, said = console("chess960", 518)
+        c.resume(GameStore(folder, files))
+        for line in ("f3", "e5", "g4", "Qh4#"):
+            c.handle(line)
+        c = None
+        again, said = console("chess960", 518)  # the program starts again
+        assert not again.resume(GameStore(folder, files)), said
+        again.handle("e4")
+        with open(folder + "/game.txt") as f:
+            assert "moves f2f3 e7e5 g2g4 d8h4\n" in f.read()  # not saved over
+        files.full = False
+        again.handle("e5")
+        with open(folder + "/games.pgn") as f:
+            assert "2. g4 Qh4# 0-1" in f.read()
+        with open(folder + "/game.txt") as f:
+            assert "\nmoves e2e4 e7e5\n" in f.read()
     finally:
         remove_folder(folder)
 

@@ -8,7 +8,7 @@ think runs on the real clock.
 import gc
 
 from micro960.compat import ticks_ms
-from micro960.device.clock import Clock, clock_text, load_clock, parse_control
+from micro960.rules.clock import Clock, clock_text, load_clock, parse_control
 from micro960.device.storage import load_game
 from micro960.device.storage import GameStore
 from power_cut import remove_folder, scratch_folder
@@ -48,8 +48,11 @@ def test_increments_and_a_new_period_after_its_last_move():
     # White: 60 - 10 + 5 - 10 + 5 + 60 (its second move ends the period) - 3 + 5.
     assert clock.left == [112000, 109000] and clock.marks == [55000, 45000, 110000, 109000,
                                                               112000]
-    assert clock.limits(BLACK) == (112000, 109000, 5000, 5000, 2)
-    assert clock.limits(WHITE)[4] == 1  # its fourth move ends the next period
+    from micro960.engine.search import Limits
+    limits = clock.limits(BLACK, Limits(movetime=5000))
+    assert (limits.wtime, limits.btime, limits.winc, limits.binc, limits.movestogo,
+            limits.movetime) == (112000, 109000, 5000, 5000, 2, 0)
+    assert clock.limits(WHITE, limits).movestogo == 1  # its fourth move ends the next period
     clock.undo(3)
     assert clock.left == [110000, 45000] and clock.marks == [55000, 45000, 110000]
     clock.undo(0)

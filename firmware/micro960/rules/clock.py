@@ -1,12 +1,15 @@
-"""A chess clock: both players' time under one time control, as players write it.
+"""A game on a chess clock: both players' time under one time control, as
+players write it, and what the console and the sensor board do with it
+(the move handed over, the flag, the engine's time).
 
     15+10      15 minutes each for the game, 10 seconds added after each move
     5          5 minutes each for the game
     40/90+30   90 minutes for every 40 moves (then 90 more), 30 seconds a move
 
-A side's clock runs from start(side) until punch() counts its move. Each
-move's time left is kept (marks), for the PGN's %clk comments and for undo.
-The console (and a saved game) load this module only when a clock is set.
+A side's clock runs from start(side) until punch() counts its move (moved()
+does both: the other side's runs). Each move's time left is kept (marks),
+for the PGN's %clk comments and for undo. The console (and a saved game)
+load this module only when a clock is set.
 
     >>> from micro960.rules.position import WHITE
     >>> now = [0]                          # the time in ms (ticks_ms by default)
@@ -79,6 +82,21 @@ class Clock:
         self.left[side >> 4] = left
         self.marks.append(left)
 
+    def moved(self, side):
+        """`side` made its move: its clock stops (punch), the other's runs."""
+        self.punch(side)
+        self.start(side ^ _BOTH)
+
+    def flag_fell(self, game):
+        """True if the running side's time is gone in `game`, still undecided:
+        then it loses (or draws: Game.flag) and the clock stops."""
+        side = self.running
+        if side and self.remaining(side) <= 0 and not game.outcome():
+            game.flag(side)
+            self.stop()
+            return True
+        return False
+
     def moves_made(self, side, plies):
         """Moves `side` made in the first `plies` plies of the clock."""
         return (plies + (side == self.first_side)) // 2
@@ -92,13 +110,19 @@ class Clock:
             own = self.marks[0 if side == self.first_side else 1::2]
             self.left[side >> 4] = own[-1] if own else self.period
 
-    def limits(self, side):
-        """The clock as UCI's go gives it: wtime, btime, winc, binc, movestogo."""
+    def limits(self, side, limits):
+        """The engine's time, `side` to move: a search's `limits` (engine/search.py's
+        Limits) given the clock as UCI's go gives it (wtime, btime, winc, binc,
+        movestogo), no time a move; returns them."""
         togo = 0
         if self.moves:
             togo = self.moves - self.moves_made(side, len(self.marks)) % self.moves
-        return (max(0, self.remaining(_WHITE)), max(0, self.remaining(_BLACK)),
-                self.increment, self.increment, togo)
+        limits.wtime = max(0, self.remaining(_WHITE))
+        limits.btime = max(0, self.remaining(_BLACK))
+        limits.winc = limits.binc = self.increment
+        limits.movestogo = togo
+        limits.movetime = 0
+        return limits
 
     def left_text(self, side):
         return clock_text(self.remaining(side))
