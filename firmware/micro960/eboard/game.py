@@ -65,7 +65,7 @@ class EBoardGame:
         if self.engine_side:
             from micro960.engine.search import Search
             self.search = Search(hash_kb)
-            self.search.skill = level
+            self.search.level = level
         self.think_ms = think_ms
         self.depth = depth
         self.settle_ms = settle_ms
@@ -77,7 +77,10 @@ class EBoardGame:
         self.score = None  # the engine's last evaluation, for its own side
         self.control = clock
         self.now = now  # the clocks' time (ms)
-        self.ponder = ponder and level >= 10
+        if level != 20:
+            from micro960.engine.levels import check, ponders
+            ponder = ponders(check(level)) and ponder
+        self.ponder = ponder
         self.reply = None  # (plies, move): the person's move the engine expects
         self.pondered = None  # (plies, their move, the answer found on their time, score)
         self.told = 0  # a move said already, as the engine pondered on it

@@ -138,7 +138,7 @@ def test_on_a_clock_the_person_is_timed_until_the_hit_and_the_engine_from_it():
 
 
 def test_no_pondering_for_beginners_or_when_it_is_off():
-    for kwargs in ({"level": 5}, {"level": 20, "ponder": False}):
+    for kwargs in ({"level": 5}, {"level": 1400}, {"level": 20, "ponder": False}):
         game = None
         gc.collect()
         game = EBoardGame(number=518, engine=True, hash_kb=4, out=lambda text: None,
@@ -147,6 +147,21 @@ def test_no_pondering_for_beginners_or_when_it_is_off():
         game.think()
         carry_out(game)
         assert not game.may_ponder(), kwargs
+
+
+def test_a_rating_is_a_level_and_from_level_10s_it_ponders():
+    gc.collect()
+    game = EBoardGame(number=518, engine=True, hash_kb=4, out=lambda text: None, ponder=True,
+                      level=1700)
+    assert game.search.level == 1700 and game.ponder
+    game = None
+    gc.collect()
+    try:
+        EBoardGame(number=518, engine=True, hash_kb=4, out=lambda text: None, level=99999)
+    except ValueError as e:
+        assert str(e).startswith("levels are 0-20"), e
+    else:
+        assert False, "level 99999 was taken"
 
 
 def test_no_guess_on_a_king_step_that_may_become_castling():

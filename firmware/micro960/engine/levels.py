@@ -1,0 +1,95 @@
+"""Playing below full strength: a level is a rating (`level 1500`, UCI's
+UCI_Elo) or a skill level 0-19 (`level 7`, UCI's Skill Level), each made of
+three knobs:
+
+- nodes: the most a move may search, in the Pico's nodes (the emulated Pico
+  searches about 2,600 a second, so 12,000 is its five seconds): the same
+  strength on the device and on a PC;
+- depth: the deepest iteration, so a level misses the tactics beyond it
+  however fast it runs. These two are the weakening: a lower level sees
+  less, as a weaker player does;
+- noise: a random bonus of 0 to `noise` centipawns added to each root move's
+  score before the best is taken. It varies the play and prefers the moves
+  that score close to the best, the plausible ones: a move further below
+  the best than the noise is never played (the bonus stays below it). From
+  1400 up the noise is at most a pawn (100), so a move the search saw lose
+  material never gets enough of it; below 1400 a pawn may go, as a
+  beginner's do, but never a piece (the noise is at most 300): no level
+  gives pieces away at random.
+
+Each row of LEVELS was measured against Stockfish at the same UCI_Elo, or
+below Stockfish's floor against the level above (docs/developing.md,
+Measurements); a rating between two rows takes knobs between theirs. At full
+strength (level 20, the default) nothing loads this module.
+"""
+
+# rating, nodes a move, depth, noise (centipawns)
+LEVELS = (
+    (1000, 300, 1, 250),
+    (1200, 300, 1, 170),
+    (1400, 300, 1, 100),
+    (1600, 1000, 2, 30),
+    (1800, 3000, 3, 0),
+    (2000, 12000, 99, 0),
+)
+LOWEST = LEVELS[0][0]
+HIGHEST = LEVELS[-1][0]
+
+
+def rating(level):
+    """The rating a level plays at: a skill level 0-19 spreads evenly from
+    the lowest rating to the highest (20 is full strength, above them all);
+    a rating is itself."""
+    if level < 20:
+        return LOWEST + (HIGHEST - LOWEST) * level // 20
+    return level
+
+
+def check(level):
+    """`level` if micro960 plays it: 0-20 or a rating LOWEST-HIGHEST."""
+    if not (0 <= level <= 20 or LOWEST <= level <= HIGHEST):
+        raise ValueError("levels are 0-20 (20 = full strength) or a rating %d-%d"
+                         % (LOWEST, HIGHEST))
+    return level
+
+
+def ponders(level):
+    """Whether the engine may think on the opponent's time: at level 10 and
+    up, and at the ratings from level 10's up (below it, a move takes little
+    time to think anyway)."""
+    return level == 20 or rating(level) >= rating(10)
+
+
+def knobs(level):
+    """(nodes, depth, noise) of a level below full strength, between the
+    two rows of LEVELS around its rating."""
+    elo = rating(level)
+    low = LEVELS[0]
+    for high in LEVELS:
+        if high[0] >= elo:
+            break
+        low = high
+    span = high[0] - low[0]
+    if not span:
+        return high[1:]
+    part = elo - low[0]
+    return tuple(a + (b - a) * part // span for a, b in zip(low[1:], high[1:]))
+
+
+def weaker_choice(search, best, noise, count):
+    """The root move with the best score plus noise, out of the `count` moves
+    of the last finished iteration (root_moves and root_scores from 256 on:
+    see Search.think); `best` when there is no choice."""
+    if count < 2 or not noise:
+        return best
+    moves = search.root_moves
+    scores = search.root_scores
+    rng = search.rng
+    chosen = best
+    top = -32768
+    for i in range(256, 256 + count):
+        value = scores[i] + noise * rng.getrandbits(8) // 256
+        if value > top:
+            top = value
+            chosen = moves[i]
+    return chosen
