@@ -12,8 +12,8 @@ three knobs:
   score before the best is taken. It varies the play and prefers the moves
   that score close to the best, the plausible ones: a move further below
   the best than the noise is never played (the bonus stays below it). From
-  1400 up the noise is at most a pawn (100), so a move the search saw lose
-  material never gets enough of it; below 1400 a pawn may go, as a
+  1300 up the noise is at most a pawn (100), so a move the search saw lose
+  material never gets enough of it; below 1300 a pawn may go, as a
   beginner's do, but never a piece (the noise is at most 300): no level
   gives pieces away at random.
 
@@ -23,14 +23,15 @@ Measurements); a rating between two rows takes knobs between theirs. At full
 strength (level 20, the default) nothing loads this module.
 """
 
+from micro960.compat import zeros
+
 # rating, nodes a move, depth, noise (centipawns)
 LEVELS = (
-    (1000, 300, 1, 250),
-    (1200, 300, 1, 170),
-    (1400, 300, 1, 100),
-    (1600, 1000, 2, 30),
-    (1800, 3000, 3, 0),
-    (2000, 12000, 99, 0),
+    (900, 50, 1, 220),
+    (1100, 100, 1, 170),
+    (1300, 300, 1, 100),
+    (1650, 1500, 2, 30),
+    (1900, 12000, 12, 0),
 )
 LOWEST = LEVELS[0][0]
 HIGHEST = LEVELS[-1][0]
@@ -76,10 +77,44 @@ def knobs(level):
     return tuple(a + (b - a) * part // span for a, b in zip(low[1:], high[1:]))
 
 
+# Every root move and its score, for the noise: the search's iteration
+# under way up to 256, the last finished one's from 256 on. Made when first
+# needed, and kept as long as this module.
+ROOT = []
+
+
+def prepare(search, max_depth):
+    """Search.think at a level: (its depth cap, its noise). With noise, the
+    search keeps every root move's score (with the full window, so each is
+    exact) in ROOT's buffers."""
+    _, depth, noise = knobs(search.level)
+    if noise:
+        if not ROOT:
+            ROOT.append(zeros("H", 512))
+            ROOT.append(zeros("h", 512))
+        search.root_moves, search.root_scores = ROOT
+    return min(max_depth, depth), noise
+
+
+def keep(search):
+    """After each finished iteration, and after the first if the node
+    budget cut it short: its root moves and scores (from 256 on) for
+    weaker_choice; how many. Cut short, the first moves in the search's
+    order (the hash move, captures, killers: the natural ones) are all a
+    level looks at, and the last of them, stopped, is left out."""
+    moves = search.root_moves
+    scores = search.root_scores
+    count = search.root_count - (1 if search.stopped else 0)
+    for i in range(count):
+        moves[256 + i] = moves[i]
+        scores[256 + i] = scores[i]
+    return count
+
+
 def weaker_choice(search, best, noise, count):
     """The root move with the best score plus noise, out of the `count` moves
-    of the last finished iteration (root_moves and root_scores from 256 on:
-    see Search.think); `best` when there is no choice."""
+    of the last finished iteration (see keep); `best` when there is no
+    choice."""
     if count < 2 or not noise:
         return best
     moves = search.root_moves

@@ -99,8 +99,7 @@ class Search:
         self.plies = plies()  # each ply's state: _tree's, and below its leaves quiesce's
         self.net = network()  # read at the first Search; a bad weights file ends the program here
         self.history = zeros("H", 12 * 64)  # by (piece_row, to-square), as Zobrist keys
-        # At a level with noise: every root move's score; from 256 on, the
-        # last finished iteration's (see think()).
+        # At a level with noise: every root move's score (levels.prepare).
         self.root_moves = self.root_scores = None
         self.root_count = 0
         self.level = 20  # engine/levels.py: 20 is full strength, 0-19 and ratings below it
@@ -157,15 +156,10 @@ class Search:
             # hide it at that depth: look 4 plies further (it stops once found).
             max_depth = min(max_depth, 2 * limits.mate + 4)
         noise = kept = 0
+        self.root_moves = self.root_scores = None  # a level's noise wants them
         if self.level != 20:
-            from .levels import knobs  # a board at full strength never loads it
-            _, depth, noise = knobs(self.level)
-            max_depth = min(max_depth, depth)
-        if not noise:  # every root move's score is wanted only for the noise
-            self.root_moves = self.root_scores = None
-        elif self.root_moves is None:  # made when first needed
-            self.root_moves = zeros("H", 512)
-            self.root_scores = zeros("h", 512)
+            from . import levels  # a board at full strength never loads it
+            max_depth, noise = levels.prepare(self, max_depth)
         best = self.best = 0
         score = 0
         self.root_count = 0
@@ -181,11 +175,8 @@ class Search:
                 break
             score = value
             best = self.best = self.best_root
-            if noise and not self.stopped:  # the root moves' scores of a whole iteration
-                kept = self.root_count
-                for i in range(kept):
-                    self.root_moves[256 + i] = self.root_moves[i]
-                    self.root_scores[256 + i] = self.root_scores[i]
+            if noise:  # a whole iteration, or the first one's moves so far
+                kept = levels.keep(self)
             if self.on_info:
                 self.on_info(depth, self.seldepth, score, self.nodes,
                              ticks_diff(ticks_ms(), self.start), self.pv(best, depth))
@@ -199,8 +190,7 @@ class Search:
             legal = game.legal_moves()
             best = legal[0] if legal else 0
         if noise:
-            from .levels import weaker_choice
-            best = weaker_choice(self, best, noise, kept)
+            best = levels.weaker_choice(self, best, noise, kept)
         return best, score
 
     def at(self, game):

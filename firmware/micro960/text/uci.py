@@ -23,7 +23,7 @@ OPTIONS = (
     "option name Skill Level type spin default 20 min 0 max 20",
     "option name UCI_LimitStrength type check default false",
     # The ratings engine/levels.py plays (its LOWEST and HIGHEST), measured.
-    "option name UCI_Elo type spin default 2000 min 1000 max 2000",
+    "option name UCI_Elo type spin default 1900 min 900 max 1900",
     "option name Move Overhead type spin default 30 min 0 max 5000",
     "option name Threads type spin default 1 min 1 max 1",
     # The GUI decides when to ponder (go ponder, ponderhit): the option only says we can.
@@ -61,7 +61,7 @@ class Uci:
         self.variant = None  # a rules/variants.py name from UCI_Variant; None follows UCI_Chess960
         self.skill = 20
         self.limit_strength = False
-        self.elo = 2000
+        self.elo = 1900
         self.setup = None  # the last position command's rules and FEN
         self.moves_key = 0  # and a key of its moves (see cmd_position)
         self.pending = []  # lines that arrived during a search, handled after it
@@ -212,7 +212,7 @@ class Uci:
         elif key == "uci_limitstrength":
             self.limit_strength = _flag(value)
         elif key == "uci_elo":
-            self.elo = _number(value, 1000, 2000)
+            self.elo = _number(value, 900, 1900)
         elif key == "move overhead":
             self.search.move_overhead = _number(value, 0, 5000)
         elif key == "threads":

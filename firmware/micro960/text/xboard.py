@@ -43,7 +43,7 @@ FEATURES = ("feature ping=1 setboard=1 usermove=1 san=0 sigint=0 sigterm=0 time=
             "nps=1 analyze=1 playother=1 colors=0 memory=1 reuse=1 myname=\"micro960 %s\" "
             "variants=\"normal,fischerandom,wildcastle,nocastle,chess480,double960,lrs\" "
             # The console's level: 0-20 (20 = full strength) or a rating of engine/levels.py.
-            "option=\"Level -spin 20 0 2000\" done=1"
+            "option=\"Level -spin 20 0 1900\" done=1"
             % VERSION)
 # What stops the engine's search without its move being played, to be carried out after.
 STOPS = ("new", "force", "result", "undo", "remove", "setboard", "variant", "white", "black",

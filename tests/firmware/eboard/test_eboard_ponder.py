@@ -138,7 +138,7 @@ def test_on_a_clock_the_person_is_timed_until_the_hit_and_the_engine_from_it():
 
 
 def test_no_pondering_for_beginners_or_when_it_is_off():
-    for kwargs in ({"level": 5}, {"level": 1400}, {"level": 20, "ponder": False}):
+    for kwargs in ({"level": 5}, {"level": 1300}, {"level": 20, "ponder": False}):
         game = None
         gc.collect()
         game = EBoardGame(number=518, engine=True, hash_kb=4, out=lambda text: None,
