@@ -17,21 +17,27 @@ three knobs:
   beginner's do, but never a piece (the noise is at most 300): no level
   gives pieces away at random.
 
-Each row of LEVELS was measured against Stockfish at the same UCI_Elo, or
-below Stockfish's floor against the level above (docs/developing.md,
-Measurements); a rating between two rows takes knobs between theirs. At full
-strength (level 20, the default) nothing loads this module.
+The first iteration always runs whole (see prepare), so even the lowest
+level weighs every move. Below 1100 the only weakening left would be
+giving material away, so no level goes lower.
+
+Each row was measured (host_tools/levels/README.md has the matches and
+their games): against Stockfish 15.1 at the same UCI_Elo, 0.2 s a move
+(its weakening picks its move at a shallow depth, which that reaches), or,
+below Stockfish's floor of 1350, against the row above, which it should
+score about 24% against (-200). A rating between two rows takes knobs
+between theirs. At full strength (level 20, the default) nothing loads
+this module.
 """
 
 from micro960.compat import zeros
 
-# rating, nodes a move, depth, noise (centipawns)
+# rating, nodes a move, depth, noise (centipawns); what it scored
 LEVELS = (
-    (900, 50, 1, 220),
-    (1100, 100, 1, 170),
-    (1300, 300, 1, 100),
-    (1650, 1500, 2, 30),
-    (1900, 12000, 12, 0),
+    (1100, 300, 1, 220),  # 15/60 against 1300: -191 +/- 99
+    (1300, 300, 1, 100),  # 7.5/20 against Stockfish 1500, 4/20 against 1400
+    (1650, 1500, 2, 30),  # 17/30 against Stockfish 1650: +47 +/- 122
+    (1900, 12000, 12, 0),  # 8/16 against Stockfish 1900, 6/20 against 2000
 )
 LOWEST = LEVELS[0][0]
 HIGHEST = LEVELS[-1][0]
@@ -63,7 +69,7 @@ def ponders(level):
 
 def knobs(level):
     """(nodes, depth, noise) of a level below full strength, between the
-    two rows of LEVELS around its rating."""
+    two rows of LEVELS around its rating (rounded)."""
     elo = rating(level)
     low = LEVELS[0]
     for high in LEVELS:
@@ -74,34 +80,42 @@ def knobs(level):
     if not span:
         return high[1:]
     part = elo - low[0]
-    return tuple(a + (b - a) * part // span for a, b in zip(low[1:], high[1:]))
+    return tuple(a + ((b - a) * part * 2 + span) // (2 * span) for a, b in zip(low[1:], high[1:]))
 
 
 # Every root move and its score, for the noise: the search's iteration
 # under way up to 256, the last finished one's from 256 on. Made when first
 # needed, and kept as long as this module.
 ROOT = []
+HELD = [0]  # the node limit, held back while the first iteration runs
 
 
 def prepare(search, max_depth):
     """Search.think at a level: (its depth cap, its noise). With noise, the
     search keeps every root move's score (with the full window, so each is
-    exact) in ROOT's buffers."""
+    exact) in ROOT's buffers, and its first iteration runs whole whatever
+    the node budget: every move is weighed at least one ply and its
+    captures deep, so none that loses material there is played."""
     _, depth, noise = knobs(search.level)
     if noise:
         if not ROOT:
             ROOT.append(zeros("H", 512))
             ROOT.append(zeros("h", 512))
         search.root_moves, search.root_scores = ROOT
+        HELD[0] = search.node_limit
+        search.node_limit = 0
     return min(max_depth, depth), noise
 
 
 def keep(search):
-    """After each finished iteration, and after the first if the node
-    budget cut it short: its root moves and scores (from 256 on) for
-    weaker_choice; how many. Cut short, the first moves in the search's
-    order (the hash move, captures, killers: the natural ones) are all a
-    level looks at, and the last of them, stopped, is left out."""
+    """After each iteration not stopped (and the first, which only the
+    clock can stop): its root moves and scores (from 256 on) for
+    weaker_choice; how many. The node limit is back from the first on.
+    Cut short, the last move searched is left out (its score is not
+    known)."""
+    if HELD[0]:
+        search.node_limit = HELD[0]
+        HELD[0] = 0
     moves = search.root_moves
     scores = search.root_scores
     count = search.root_count - (1 if search.stopped else 0)

@@ -175,7 +175,7 @@ class Search:
                 break
             score = value
             best = self.best = self.best_root
-            if noise:  # a whole iteration, or the first one's moves so far
+            if noise:  # its root moves for the noise (the first one's, even if cut short)
                 kept = levels.keep(self)
             if self.on_info:
                 self.on_info(depth, self.seldepth, score, self.nodes,

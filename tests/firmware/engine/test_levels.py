@@ -80,22 +80,35 @@ def test_levels_outside_the_table_are_refused_with_the_range():
             assert False, bad
 
 
-def searched(level, fen=MIDDLEGAME, seed=1, limits=None):
+def searched(level, fen=MIDDLEGAME, seed=1, limits=None, nodes=None):
     search = Search(HASH_KB)
     search.level = level
     search.rng = Seeded(seed)
     depths = []
-    search.on_info = lambda depth, *rest: depths.append(depth)
+
+    def told(depth, seldepth, score, count, ms, pv):
+        depths.append(depth)
+        if nodes is not None:
+            nodes.append(count)
+    search.on_info = told
     move, _ = search.think(Game("chess960", fen), limits or Limits(nodes=10 ** 6))
     return search, move, depths
 
 
 def test_a_level_searches_no_more_than_its_nodes_and_depth():
+    """...but its first iteration runs whole: every move is weighed."""
     for level in (LOWEST, 1500, HIGHEST - 1, 3):
-        nodes, depth, _ = knobs(level)
-        search, move, depths = searched(level)
+        budget, depth, _ = knobs(level)
+        counts = []
+        search, move, depths = searched(level, nodes=counts)
         assert move and depths and max(depths) <= depth, (level, depths)
-        assert search.nodes <= nodes + 16, (level, search.nodes)  # checked every 16 nodes
+        # The limit is checked every 16 nodes.
+        assert search.nodes <= max(budget, counts[0]) + 16, (level, search.nodes, counts)
+    # Even 20 nodes: the first iteration weighs every move.
+    counts = []
+    search, _, depths = searched(LOWEST, limits=Limits(nodes=20), nodes=counts)
+    legal = len(Game("chess960", MIDDLEGAME).legal_moves())
+    assert depths == [1] and counts[0] > 20 and search.root_count == legal, (counts, legal)
     # Full strength has neither cap (only the limits given).
     search, _, depths = searched(20, limits=Limits(depth=5))
     assert max(depths) == 5 and search.root_scores is None
