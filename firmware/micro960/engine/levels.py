@@ -12,13 +12,13 @@ three knobs:
   score before the best is taken. It varies the play and prefers the moves
   that score close to the best, the plausible ones: a move further below
   the best than the noise is never played (the bonus stays below it). From
-  1300 up the noise is at most a pawn (100), so a move the search saw lose
-  material never gets enough of it; below 1300 a pawn may go, as a
+  1250 up the noise is at most a pawn (100), so a move the search saw lose
+  material never gets enough of it; below 1250 a pawn may go, as a
   beginner's do, but never a piece (the noise is at most 300): no level
   gives pieces away at random.
 
 The first iteration always runs whole (see prepare), so even the lowest
-level weighs every move. Below 1100 the only weakening left would be
+level weighs every move. Below 1050 the only weakening left would be
 giving material away, so no level goes lower.
 
 Each row was measured (host_tools/levels/README.md has the matches and
@@ -34,8 +34,9 @@ from micro960.compat import zeros
 
 # rating, nodes a move, depth, noise (centipawns); what it scored
 LEVELS = (
-    (1100, 300, 1, 220),  # 15/60 against 1300: -191 +/- 99
-    (1300, 300, 1, 100),  # 7.5/20 against Stockfish 1500, 4/20 against 1400
+    (1050, 300, 1, 220),  # 15/60 against 1250: -191 +/- 99
+    (1250, 300, 1, 100),  # 20.5/70 against Stockfish 1350-1500: about 1250
+    (1450, 1000, 2, 60),  # 17/40 against Stockfish 1500 (986 nodes, noise 56-60)
     (1650, 1500, 2, 30),  # 17/30 against Stockfish 1650: +47 +/- 122
     (1900, 12000, 12, 0),  # 8/16 against Stockfish 1900, 6/20 against 2000
 )

@@ -41,8 +41,8 @@ def test_the_table_weakens_evenly_from_the_highest_rating_down():
     previous = None
     for row in LEVELS:
         elo, nodes, depth, noise = row
-        # The noise (the bonus stays below it): never a piece; from 1300 up, never a pawn.
-        assert nodes > 0 and depth > 0 and 0 <= noise <= (100 if elo >= 1300 else 300), row
+        # The noise (the bonus stays below it): never a piece; from 1250 up, never a pawn.
+        assert nodes > 0 and depth > 0 and 0 <= noise <= (100 if elo >= 1250 else 300), row
         if previous:
             assert elo > previous[0] and nodes >= previous[1] and depth >= previous[2] and \
                 noise <= previous[3], (previous, row)
