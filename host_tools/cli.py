@@ -45,7 +45,7 @@ FIRMWARE_COMMANDS = {
     "eboard-sim": ("a sensor board fed `lift e1` / `place g1` lines: prints the moves",
                    "cpython", "224K",
                    "[--sp N | --fen FEN] [--rules NAME] [--engine on|off] [--color white|black] "
-                   "[--level 0-20] [--depth N] [--think-ms MS] [--empty] [--interactive] "
+                   "[--level 0-20|RATING] [--depth N] [--think-ms MS] [--empty] [--interactive] "
                    "[--setup] [FILE]"),
 }
 

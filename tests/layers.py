@@ -21,7 +21,7 @@ The layers, lowest first (a module may import the layers ALLOWED says):
     drivers   sensors, LEDs, the OLED (no chess: the runtime only)
     rules     the board, FEN, moves, start positions, rule sets, notation,
               PGN, a game, its history and its clock
-    engine    search, evaluation, ordering, SEE, table, skill, bench
+    engine    search, evaluation, ordering, SEE, table, levels, bench
     device    board settings, saved games, the self-test
     eboard    the sensor board: events to moves, its game, pondering,
               set-up, scanning, debouncing, display, simulator

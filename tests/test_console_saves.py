@@ -61,14 +61,14 @@ def test_side_level_and_time_come_back_with_the_game(runtime, tmp_path):
     strength. (quit arrives while the engine thinks: it moves, then ends.)"""
     env = {"MICRO960_GAMES": str(tmp_path), "PATH": "/usr/bin:/bin"}
     play = [sys.executable, "-m", "host_tools", "play", "--runtime", runtime]
-    subprocess.run(play, input="new 100\nlevel 3\ntime 0.5\nblack\nquit\n", text=True,
+    subprocess.run(play, input="new 100\nlevel 1500\ntime 0.5\nblack\nquit\n", text=True,
                    capture_output=True, cwd=REPO, env=env, timeout=120, check=True)
     result = subprocess.run(play, input="level\ntime\nfen\nquit\n", text=True,
                             capture_output=True, cwd=REPO, env=env, timeout=120, check=True)
     out = result.stdout
     assert "Resuming your saved game (1 move played)" in out, out
     assert "You play Black; micro960 plays White." in out, out
-    assert "Level 3." in out.split("Resuming")[1], out
+    assert "Level 1500: plays at about 1500 Elo." in out.split("Resuming")[1], out
     assert "The engine thinks 0.5 seconds a move." in out, out
     assert " b " in out.strip().split("\n")[-1], out  # Black, the person, to move
 

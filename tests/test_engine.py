@@ -1,6 +1,6 @@
 """The engine plays chess: it mates, wins material, converts K+Q and K+R
 against a bare king, knows repetition and the fifty-move rule inside the
-search, plays LRS chess by capturing kings, and is weaker at lower skill.
+search, plays LRS chess by capturing kings, and is weaker at lower levels.
 
 Every position's answer was checked with Stockfish (all moves, depth 22):
 the moves listed are all the moves that mate in the stated number, or that
@@ -263,7 +263,7 @@ def test_lrs_does_not_leave_its_king_to_be_taken():
     assert all(move_to(reply) != king for reply in game.legal_moves()), san(game.pos, move)
 
 
-# ------------------------------------------------------------ skill levels
+# ------------------------------------------------------------ levels
 
 
 def middlegame_fens(count, seed):
@@ -281,9 +281,9 @@ def middlegame_fens(count, seed):
     return fens
 
 
-def best_move(fen, skill, seed, limits):
+def best_move(fen, level, seed, limits):
     search = Search()
-    search.skill = skill
+    search.level = level
     search.rng = random.Random(seed)  # only getrandbits is used
     move, _ = search.think(Game("chess960", fen), limits)
     return move

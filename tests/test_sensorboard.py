@@ -345,12 +345,19 @@ def test_the_move_now_button_makes_the_engine_play_at_once():
 
 def test_board_settings_are_checked():
     for name, value in (("SENSOR_DRIVER", "reed"), ("LED_DRIVER", "oled"),
-                        ("SCAN_PERIOD_MS", 0), ("DEBOUNCE_MS", -5)):
+                        ("SCAN_PERIOD_MS", 0), ("DEBOUNCE_MS", -5), ("EBOARD_LEVEL", 99999),
+                        ("EBOARD_LEVEL", 21), ("EBOARD_LEVEL", "1500"), ("EBOARD_LEVEL", None)):
         class Settings:
             pass
         setattr(Settings, name, value)
         with pytest.raises(ValueError, match=name):
             Config(Settings)
+    with pytest.raises(ValueError, match="EBOARD_LEVEL: levels are 0-20 .* or a rating"):
+        Config(type("Settings", (), {"EBOARD_LEVEL": 99999}))
+
+    class Rated:
+        EBOARD_LEVEL = 1500  # a rating is a level too
+    assert Config(Rated).EBOARD_LEVEL == 1500
 
 
 # The sensor matrix and LEDs of a board, faked, with its settings; both

@@ -20,6 +20,7 @@ import chess.engine
 import pytest
 
 import fuzzing
+from micro960.engine.levels import HIGHEST, LOWEST, knobs
 
 REPO = Path(__file__).resolve().parent.parent
 RUNTIMES = ("cpython", "micropython")
@@ -122,7 +123,7 @@ def test_handshake_and_options(engine):
     expected = {
         "Hash": ("spin", 0, 1024), "HashKB": ("spin", 1, None), "UCI_Chess960": ("check", None, None),
         "Skill Level": ("spin", 0, 20), "UCI_LimitStrength": ("check", None, None),
-        "UCI_Elo": ("spin", 800, 2200), "Move Overhead": ("spin", 0, None),
+        "UCI_Elo": ("spin", LOWEST, HIGHEST), "Move Overhead": ("spin", 0, None),
         "Threads": ("spin", 1, None), "Ponder": ("check", None, None),
     }
     for name, (kind, low, high) in expected.items():
@@ -133,6 +134,7 @@ def test_handshake_and_options(engine):
         if high is not None:
             assert options[name].max == high, name
     assert options["Skill Level"].default == 20
+    assert options["UCI_Elo"].default == HIGHEST and options["UCI_LimitStrength"].default is False
     assert options["UCI_Chess960"].default is False
     engine.ping()
 
@@ -146,24 +148,29 @@ def test_configured_options_take_effect(engine):
     assert engine.analyse(board, chess.engine.Limit(depth=3))["hashfull"] >= 250
     engine.configure({"HashKB": 16})
     assert engine.analyse(board, chess.engine.Limit(depth=3))["hashfull"] < 100
-    # Skill Level 0 searches one ply, whatever depth is asked for; so does
-    # the weakest UCI_Elo.
+    # Skill Level 0 searches as the lowest rating (one ply), whatever depth
+    # is asked for; a UCI_Elo as its level; UCI_LimitStrength off, Skill Level.
     engine.configure({"Skill Level": 0})
-    assert engine.analyse(board, chess.engine.Limit(depth=6))["depth"] == 1
-    engine.configure({"Skill Level": 20, "UCI_LimitStrength": True, "UCI_Elo": 800})
-    assert engine.analyse(board, chess.engine.Limit(depth=6))["depth"] == 1
+    assert engine.analyse(board, chess.engine.Limit(depth=6))["depth"] == knobs(LOWEST)[1] == 1
+    engine.configure({"Skill Level": 20, "UCI_LimitStrength": True, "UCI_Elo": 1700})
+    info = engine.analyse(board, chess.engine.Limit(depth=6))
+    assert info["depth"] <= knobs(1700)[1] < 6 and info["nodes"] <= knobs(1700)[0] + 16, info
     engine.configure({"UCI_LimitStrength": False})
     assert engine.analyse(board, chess.engine.Limit(depth=6))["depth"] == 6
 
 
 def test_bad_option_values_get_an_info_string_and_change_nothing(raw):
     for line in ("setoption name Skill Level value 99", "setoption name Nope value 3",
+                 "setoption name UCI_Elo value 99999",
+                 "setoption name UCI_Elo value %d" % (LOWEST - 1),
                  "setoption", "setoption name Hash value -5", "setoption name Hash value big",
                  "setoption name UCI_Chess960 value maybe"):
         raw.send(line)
         raw.expect("info string")
     # Still at full strength (Skill Level 99 did not become anything): Skill
-    # Level 0 would search one ply only.
+    # Level 0 would search one ply only; and UCI_Elo is still the highest
+    # (the lowest's depth is 1).
+    raw.send("setoption name UCI_LimitStrength value true")
     raw.send("position fen " + MATE_IN_TWO)
     raw.send("go depth 3")
     raw.expect("info depth 3 ")

@@ -16,6 +16,7 @@ import pytest
 
 from host_tools.match import PatientXBoard
 from test_uci import RawEngine
+from micro960.engine.levels import HIGHEST, LOWEST, knobs
 
 REPO = Path(__file__).resolve().parent.parent
 RUNTIMES = ("cpython", "micropython")
@@ -66,6 +67,34 @@ def test_features_name_and_variants(engine):
     for feature in ("setboard", "usermove", "ping", "analyze", "memory", "draw"):
         assert engine.protocol.features[feature] == 1, feature
     assert engine.protocol.features["san"] == 0
+
+
+def test_the_level_option_takes_a_skill_level_or_a_rating(engine):
+    """The console's level, as XBoard's option feature carries it: a spin
+    from 0 to the highest rating, 20 (full strength) by default."""
+    option = engine.options["Level"]
+    assert (option.type, option.default, option.min, option.max) == ("spin", 20, 0, HIGHEST)
+    board = chess.Board()
+    engine.configure({"Level": LOWEST})  # one ply, whatever depth is asked for
+    result = engine.play(board, chess.engine.Limit(depth=5), info=chess.engine.INFO_ALL)
+    assert result.move in board.legal_moves and result.info["depth"] == knobs(LOWEST)[1] == 1
+
+
+def test_a_level_it_does_not_play_is_an_error_and_changes_nothing(raw):
+    for line in ("option Level=%d" % (LOWEST - 1), "option Level=99999", "option Level=x",
+                 "option Nope=3"):
+        assert raw.ask(line, "Error").startswith("Error ("), line
+    for level, deepest in ((LOWEST, knobs(LOWEST)[1]), (99999, knobs(LOWEST)[1]), (20, 4)):
+        raw.send("option Level=%d" % level)  # 99999 is refused: still the lowest
+        raw.send("new")
+        raw.send("sd 4")
+        raw.send("post")
+        raw.send("go")
+        lines = []
+        while not lines or not lines[-1].startswith("move "):
+            lines.append(raw.lines.get(timeout=60)[1])
+        depths = [int(line.split()[0]) for line in lines if line[:1].isdigit()]
+        assert depths and max(depths) == deepest, (level, lines)
 
 
 def test_a_chess960_castling_mate_through_python_chess(engine):

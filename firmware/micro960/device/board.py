@@ -44,7 +44,7 @@ DEFAULTS = {
     "LED595_ACTIVE_LOW": False,
     "EBOARD_RULES": "chess960",
     "EBOARD_SP": None,     # start position number; None: a random one
-    "EBOARD_LEVEL": 20,    # engine strength 0-20
+    "EBOARD_LEVEL": 20,    # engine strength: 0-20 (20 = full) or a rating (engine/levels.py)
     "EBOARD_THINK_MS": 5000,  # the engine's time per move (without a clock)
     "EBOARD_CLOCK": None,  # a time control for both sides ("15+10", "5", "40/90+30") or None
     "EBOARD_PONDER": True,  # the engine thinks on the player's time (at level 10 and up)
@@ -92,6 +92,12 @@ class Config:
                 parse_control(str(self.EBOARD_CLOCK))
             except ValueError as e:
                 raise ValueError("board.py: EBOARD_CLOCK: %s" % e)
+        if self.EBOARD_LEVEL != 20:
+            from micro960.engine.levels import check
+            try:
+                check(self.EBOARD_LEVEL if isinstance(self.EBOARD_LEVEL, int) else -1)
+            except ValueError as e:
+                raise ValueError("board.py: EBOARD_LEVEL: %s, not %r" % (e, self.EBOARD_LEVEL))
         for name in ("SCAN_PERIOD_MS", "DEBOUNCE_MS"):
             value = getattr(self, name)
             if not isinstance(value, int) or value < (1 if name == "SCAN_PERIOD_MS" else 0):

@@ -65,7 +65,7 @@ class EBoardGame:
         if self.engine_side:
             from micro960.engine.search import Search
             self.search = Search(hash_kb)
-            self.search.skill = level
+            self.search.level = level
         self.think_ms = think_ms
         self.depth = depth
         self.settle_ms = settle_ms
@@ -77,7 +77,10 @@ class EBoardGame:
         self.score = None  # the engine's last evaluation, for its own side
         self.control = clock
         self.now = now  # the clocks' time (ms)
-        self.ponder = ponder and level >= 10
+        if level != 20:
+            from micro960.engine.levels import check, ponders
+            ponder = ponders(check(level)) and ponder
+        self.ponder = ponder
         # The person's move the engine expects, as (plies, move): the game's
         # length with them to move, and that move; None when it expects none.
         self.reply = None

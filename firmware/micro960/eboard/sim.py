@@ -27,7 +27,7 @@ SIM_HELP = """Events, one a line (# starts a comment):
 
 def main(args):
     """eboard-sim [--sp N | --fen FEN] [--rules NAME] [--engine on|off]
-    [--color white|black] [--level 0-20] [--depth N] [--think-ms MS] [--empty]
+    [--color white|black] [--level 0-20|RATING] [--depth N] [--think-ms MS] [--empty]
     [--interactive] [--setup] [FILE]: a sensor board fed events; prints move,
     takeback, error (and with the engine, leds) lines, and `fen X-FEN` at the end
     (`setup not finished: ...` if the set-up phase is).

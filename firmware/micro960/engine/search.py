@@ -99,9 +99,10 @@ class Search:
         self.plies = plies()  # each ply's state: _tree's, and below its leaves quiesce's
         self.net = network()  # read at the first Search; a bad weights file ends the program here
         self.history = zeros("H", 12 * 64)  # by (piece_row, to-square), as Zobrist keys
-        self.root_moves = self.root_scores = None  # at lower skill: every root move's score
+        # At a level with noise: every root move's score (levels.prepare).
+        self.root_moves = self.root_scores = None
         self.root_count = 0
-        self.skill = 20
+        self.level = 20  # engine/levels.py: 20 is full strength, 0-19 and ratings below it
         self.move_overhead = 30
         self.rng = random
         self.poll = None  # called now and then; returns True to stop
@@ -154,15 +155,15 @@ class Search:
             # A mate in N is 2N - 1 plies, but the search's reductions can
             # hide it at that depth: look 4 plies further (it stops once found).
             max_depth = min(max_depth, 2 * limits.mate + 4)
-        if self.skill < 20:
-            max_depth = min(max_depth, 1 + self.skill // 2)
+        noise = kept = 0
+        self.root_moves = self.root_scores = None  # a level's noise wants them
+        if self.level != 20:
+            from . import levels  # a board at full strength never loads it
+            max_depth, noise = levels.prepare(self, max_depth)
         best = self.best = 0
         score = 0
         self.root_count = 0
         self.root_raised = 0
-        if self.skill < 20 and self.root_moves is None:  # made when first needed
-            self.root_moves = zeros("H", 256)
-            self.root_scores = zeros("h", 256)
         for depth in range(1, max_depth + 1):
             self.seldepth = 0
             value = self._aspiration(depth, score)
@@ -174,6 +175,8 @@ class Search:
                 break
             score = value
             best = self.best = self.best_root
+            if noise:  # its root moves for the noise (the first one's, even if cut short)
+                kept = levels.keep(self)
             if self.on_info:
                 self.on_info(depth, self.seldepth, score, self.nodes,
                              ticks_diff(ticks_ms(), self.start), self.pv(best, depth))
@@ -186,9 +189,8 @@ class Search:
         if not best:  # not even depth 1 finished: any legal move beats none
             legal = game.legal_moves()
             best = legal[0] if legal else 0
-        if self.skill < 20:
-            from .skill import weaker_choice  # a board at full strength never loads it
-            best = weaker_choice(self, best)
+        if noise:
+            best = levels.weaker_choice(self, best, noise, kept)
         return best, score
 
     def at(self, game):
@@ -214,8 +216,9 @@ class Search:
     def _budget(self, limits, side):
         """Set the soft and hard time limits (ms) and the node limit."""
         self.node_limit = limits.nodes
-        if self.skill < 20:
-            cap = 400 * (self.skill + 1) * (self.skill + 1)
+        if self.level != 20:
+            from .levels import knobs
+            cap = knobs(self.level)[0]
             self.node_limit = min(self.node_limit, cap) if self.node_limit else cap
         self.soft = self.hard = 0
         if limits.ponder:
@@ -259,7 +262,7 @@ class Search:
             self.stopped = True
 
     def _aspiration(self, depth, guess):
-        if depth < 4 or abs(guess) > MATE_BOUND or self.skill < 20:
+        if depth < 4 or abs(guess) > MATE_BOUND or self.root_scores is not None:
             return self._root(depth, -INFINITE, INFINITE)
         window = 40
         while True:
@@ -359,7 +362,7 @@ _IMPROVING = const(4)  # better than two plies ago; prune and reduce less
 _FUTILE = const(8)  # quiet moves here cannot lift the score to alpha
 _QUIET = const(16)  # the move being searched is quiet
 _PHASE = const(64)  # flags // _PHASE: which search is below
-# The phases: the null move; a root move at lower skill, with the full window;
+# The phases: the null move; a root move at a level with noise, with the full window;
 # a first move, with the full window; a later move's null-window search,
 # maybe reduced; that search again unreduced; a later move's full window.
 _NULL = const(1)
@@ -386,7 +389,7 @@ def _tree(search, depth: int, alpha: int, beta: int) -> int:
     """The score of search.pos searched `depth` plies from the root.
 
     The root's best move goes to search.best_root, and to search.root_raised
-    once one beats alpha; at lower skill, every root move's score goes to
+    once one beats alpha; at a level with noise, every root move's score goes to
     search.root_moves and root_scores.
 
     A recursive negamax alpha-beta, written as one loop. `ply` is the node
@@ -482,7 +485,7 @@ def _tree(search, depth: int, alpha: int, beta: int) -> int:
     lmr = ptr8(LMR_TABLE)
     lrs = int(search.lrs)
     room = int(search.room)
-    skill = int(search.skill)
+    root_all = int(bool(search.root_scores))  # None or every root move's score: see think()
     nodes = int(search.nodes)
     stopped = int(search.stopped)
     tally = ptr32(search.tally)
@@ -779,7 +782,7 @@ def _tree(search, depth: int, alpha: int, beta: int) -> int:
                 legal += 1
                 flags = (flags | _QUIET) if quiet else (flags & ~_QUIET)
                 reduce = 0
-                if ply == 0 and skill < 20:
+                if ply == 0 and root_all:
                     phase = _ROOT_ALL
                 elif legal == 1:
                     phase = _FIRST

@@ -30,7 +30,7 @@ USAGE = (
     " | startpos [--rules NAME] N|BACKRANK|random"
     " | replay FILE [--pgn] | play [options] | uci | xboard | bench [DEPTH]"
     " | eboard-sim [--sp N | --fen FEN] [--rules NAME] [--engine on|off] [--color white|black]"
-    " [--level 0-20] [--depth N] [--think-ms MS] [--empty] [--interactive] [--setup] [FILE]"
+    " [--level 0-20|RATING] [--depth N] [--think-ms MS] [--empty] [--interactive] [--setup] [FILE]"
 )
 
 

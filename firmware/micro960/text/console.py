@@ -108,7 +108,7 @@ class Console:
         """Give a board back the heap of the modules used now and then."""
         release("text.console_commands", "text.console_help", "text.console_setup",
                 "text.console_resume", "rules.startpos", "rules.pgn", "rules.fen", "rules.setup",
-                "rules.castling_hint")
+                "rules.castling_hint", "engine.levels")
 
     def keep(self):
         """Save the game after every change, so a power cut loses nothing; when
@@ -117,7 +117,7 @@ class Console:
             return
         game = self.game
         game.settings = "engine %s level %d" % (self.ENGINE_SIDES[(self.engine_side or 0) >> 3],
-                                                self.engine.skill)
+                                                self.engine.level)
         if self.limits.movetime:
             game.settings += " time %d" % self.limits.movetime
         if not self.pondering:
@@ -223,7 +223,11 @@ class Console:
     def may_ponder(self):
         game = self.game
         expected = self.expected
-        return (self.pondering and self.engine.skill >= 10 and self.input is not None
+        if self.engine.level != 20:
+            from micro960.engine.levels import ponders
+            if not ponders(self.engine.level):
+                return False
+        return (self.pondering and self.input is not None
                 and self.running and not self.setup and expected is not None
                 and expected[0] is game and expected[1] == len(game.moves)
                 and game.pos.side != self.engine_side and game.result() == UNDECIDED)

@@ -264,8 +264,8 @@ def show_choice(console, move):
     or `level N`, a weaker move chosen on purpose below level 20."""
     engine = console.engine
     depth = console.reached
-    if engine.skill < 20 and not (engine.stopped and move == engine.root_raised):
-        why = "level %d" % engine.skill
+    if engine.level != 20 and not (engine.stopped and move == engine.root_raised):
+        why = "level %d" % engine.level
     else:
         why = "unfinished"
         depth += 1
@@ -292,13 +292,15 @@ def _said_score(console, score):
 def cmd_ponder(console, args):
     """`ponder on` (the default) lets the engine think on your time, at
     level 10 and up; `ponder off` stops it; `ponder` alone shows it."""
+    from micro960.engine.levels import ponders
     if args:
         if args[0].lower() not in ("on", "off") or len(args) > 1:
             raise ValueError("ponder takes on or off, not %r" % " ".join(args))
         console.pondering = args[0].lower() == "on"
     console.out("The engine %s on your time%s." % (
         "thinks" if console.pondering else "does not think",
-        " (at level 10 and up)" if console.pondering and console.engine.skill < 10 else ""))
+        " (at level 10 and up)" if console.pondering and not ponders(console.engine.level)
+        else ""))
 
 
 def cmd_fen(console, args):
@@ -363,13 +365,17 @@ def say_sides(console):
 
 
 def cmd_level(console, args, quiet=False):
+    """`level 1500` plays at about that rating; `level 0-19` at the same
+    ratings, evenly spread (engine/levels.py); `level 20` at full strength;
+    `level` alone says which."""
+    from micro960.engine.levels import check, rating
+    engine = console.engine
     if args:
-        level = _int(args[0], "level")
-        if not 0 <= level <= 20:
-            raise ValueError("levels run from 0 (weakest) to 20 (strongest)")
-        console.engine.skill = level
+        engine.level = check(_int(args[0], "level"))
     if not quiet:
-        console.out("Level %d." % console.engine.skill)
+        level = engine.level
+        console.out("Level %d: %s." % (level, "full strength" if level == 20 else
+                                       "plays at about %d Elo" % rating(level)))
 
 
 def cmd_time(console, args, quiet=False):

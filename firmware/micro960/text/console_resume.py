@@ -48,7 +48,7 @@ def say_settings(console):
     """Who plays what, the level and the engine's time."""
     say_sides(console)
     clock = console.game.clock
-    console.out("Level %d; %s." % (console.engine.skill, "clock " + clock.control if clock else
+    console.out("Level %d; %s." % (console.engine.level, "clock " + clock.control if clock else
                                    "the engine thinks %s a move"
                                    % seconds_text(console.limits.movetime)))
 

@@ -18,7 +18,8 @@ USAGE = """usage: micro960 play [options]
                     and Black their own (double960, transcendental)
   --fen FEN         start from a position (X-FEN or Shredder-FEN)
   --color SIDE      white (default), black, or both (two people, no engine)
-  --level N         engine strength 0-20 (default 20)
+  --level N         engine strength: 0-20 (20, the default, is full
+                    strength) or a rating (1500); type help in the game
   --time SECONDS    the engine's time a move (default 5)
   --unicode         draw the pieces as chess symbols
   --ansi            paint the board in ANSI colours

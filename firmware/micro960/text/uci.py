@@ -22,7 +22,8 @@ OPTIONS = (
     " var double960 var shuffle var chess480 var transcendental var lrs",
     "option name Skill Level type spin default 20 min 0 max 20",
     "option name UCI_LimitStrength type check default false",
-    "option name UCI_Elo type spin default 2200 min 800 max 2200",
+    # The ratings engine/levels.py plays (its LOWEST and HIGHEST), measured.
+    "option name UCI_Elo type spin default 1900 min 1050 max 1900",
     "option name Move Overhead type spin default 30 min 0 max 5000",
     "option name Threads type spin default 1 min 1 max 1",
     # The GUI decides when to ponder (go ponder, ponderhit): the option only says we can.
@@ -46,11 +47,6 @@ GO_WORDS = GO_NUMBERS + ("infinite", "ponder", "searchmoves")
 NOT_PONDERING = "info string ponderhit: this search is not pondering; ignored"
 
 
-def skill_for_elo(elo):
-    """UCI_Elo 800-2200 onto Skill Level 0-20."""
-    return max(0, min(20, (elo - 800) // 70))
-
-
 class Uci:
     def __init__(self, reader, out=None, hash_kb=None):
         self.reader = reader
@@ -65,7 +61,7 @@ class Uci:
         self.variant = None  # a rules/variants.py name from UCI_Variant; None follows UCI_Chess960
         self.skill = 20
         self.limit_strength = False
-        self.elo = 2200
+        self.elo = 1900
         self.setup = None  # the last position command's rules and FEN
         self.moves_key = 0  # and a key of its moves (see cmd_position)
         self.pending = []  # lines that arrived during a search, handled after it
@@ -216,7 +212,7 @@ class Uci:
         elif key == "uci_limitstrength":
             self.limit_strength = _flag(value)
         elif key == "uci_elo":
-            self.elo = _number(value, 800, 2200)
+            self.elo = _number(value, 1050, 1900)
         elif key == "move overhead":
             self.search.move_overhead = _number(value, 0, 5000)
         elif key == "threads":
@@ -333,7 +329,7 @@ class Uci:
             self.out("bestmove 0000")
             return
         limits = self._limits(args)
-        self.search.skill = skill_for_elo(self.elo) if self.limit_strength else self.skill
+        self.search.level = self.elo if self.limit_strength else self.skill
         self.searching = True
         try:
             move, score = self.search.think(self.game, limits)

@@ -41,7 +41,9 @@ VARIANTS = {"normal": "classical", "fischerandom": "chess960", "wildcastle": "sh
             "lrs": "lrs"}
 FEATURES = ("feature ping=1 setboard=1 usermove=1 san=0 sigint=0 sigterm=0 time=1 draw=1 "
             "nps=1 analyze=1 playother=1 colors=0 memory=1 reuse=1 myname=\"micro960 %s\" "
-            "variants=\"normal,fischerandom,wildcastle,nocastle,chess480,double960,lrs\" done=1"
+            "variants=\"normal,fischerandom,wildcastle,nocastle,chess480,double960,lrs\" "
+            # The console's level: 0-20 (20 = full strength) or a rating of engine/levels.py.
+            "option=\"Level -spin 20 0 1900\" done=1"
             % VERSION)
 # What stops the engine's search without its move being played, to be carried out after.
 STOPS = ("new", "force", "result", "undo", "remove", "setboard", "variant", "white", "black",
@@ -336,6 +338,15 @@ class XBoard:
             self.out("# not enough memory for %d MB of hash; using %d KB"
                      % (megabytes, self.search.tt.kb))
 
+    def cmd_option(self, args):
+        """`option Level=N`, the one option of the features: the level as
+        the console's `level N` takes it."""
+        name, _, value = " ".join(args).partition("=")
+        if name != "Level":
+            raise ValueError("no option named %r; the one option is Level" % name)
+        from micro960.engine.levels import check
+        self.search.level = check(_number(value))
+
     def cmd_ping(self, args):
         self.out("pong %s" % (args[0] if args else ""))
 
@@ -473,11 +484,12 @@ COMMANDS = {
     "hard": XBoard.cmd_hard, "easy": XBoard.cmd_easy, "analyze": XBoard.cmd_analyze,
     "exit": XBoard.cmd_exit, ".": XBoard.cmd_status, "result": XBoard.cmd_result,
     "draw": XBoard.cmd_draw,
-    "memory": XBoard.cmd_memory, "ping": XBoard.cmd_ping, "quit": XBoard.cmd_quit,
+    "memory": XBoard.cmd_memory, "option": XBoard.cmd_option, "ping": XBoard.cmd_ping,
+    "quit": XBoard.cmd_quit,
 }
 # Commands that need no answer from an engine like this one.
 IGNORED = ("xboard", "accepted", "rejected", "random", "computer", "name", "rating", "ics",
-           "cores", "egtpath", "option", "bk")
+           "cores", "egtpath", "bk")
 
 
 def _number(text):

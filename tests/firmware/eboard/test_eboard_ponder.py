@@ -139,7 +139,7 @@ def test_on_a_clock_the_person_is_timed_until_the_hit_and_the_engine_from_it():
 
 
 def test_no_pondering_for_beginners_or_when_it_is_off():
-    for kwargs in ({"level": 5}, {"level": 20, "ponder": False}):
+    for kwargs in ({"level": 5}, {"level": 1300}, {"level": 20, "ponder": False}):
         match = None
         gc.collect()
         match = EBoardGame(number=518, engine=True, hash_kb=4, out=lambda text: None,
@@ -148,6 +148,21 @@ def test_no_pondering_for_beginners_or_when_it_is_off():
         match.think()
         carry_out(match)
         assert not match.may_ponder(), kwargs
+
+
+def test_a_rating_is_a_level_and_from_level_10s_it_ponders():
+    gc.collect()
+    match = EBoardGame(number=518, engine=True, hash_kb=4, out=lambda text: None, ponder=True,
+                       level=1700)
+    assert match.search.level == 1700 and match.ponder
+    match = None
+    gc.collect()
+    try:
+        EBoardGame(number=518, engine=True, hash_kb=4, out=lambda text: None, level=99999)
+    except ValueError as e:
+        assert str(e).startswith("levels are 0-20"), e
+    else:
+        assert False, "level 99999 was taken"
 
 
 def test_no_guess_on_a_king_step_that_may_become_castling():

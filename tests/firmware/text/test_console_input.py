@@ -4,6 +4,7 @@ Runs on CPython and, through tests/mprun.py, on the MicroPython unix port.
 """
 from console_driver import make_console, state
 from micro960.engine.search import Limits
+from micro960.engine.levels import HIGHEST, LOWEST, rating
 
 
 def console(*args):
@@ -36,7 +37,19 @@ def test_time_and_level_show_their_value_alone_and_time_takes_fractions():
         assert said[-1].startswith("error: ") and c.limits.movetime == 500, bad
     c.handle("level 7")
     c.handle("level")
-    assert said[-1] == "Level 7."
+    assert said[-1] == "Level 7: plays at about %d Elo." % rating(7)
+    c.handle("level 1500")
+    assert said[-1] == "Level 1500: plays at about 1500 Elo." and c.engine.level == 1500
+    for bad in ("level 99999", "level 21", "level %d" % (LOWEST - 1), "level -1", "level 1500x"):
+        c.handle(bad)
+        assert said[-1].startswith("error: ") and c.engine.level == 1500, (bad, said[-1])
+    c.handle("level 99999")
+    assert said[-1] == "error: levels are 0-20 (20 = full strength) or a rating %d-%d" \
+        % (LOWEST, HIGHEST)
+    c.handle("level 20")
+    assert said[-1] == "Level 20: full strength."
+    c.handle("help")  # says the ratings there are
+    assert "(%d-%d, as Stockfish's" % (LOWEST, HIGHEST) in "\n".join(said), said[-40:]
 
 
 class Keys:
@@ -209,24 +222,28 @@ def test_the_last_thinking_line_begins_with_the_move_played():
 
 
 class Picks:
-    """A random source for the engine's weaker choices: always a weaker move,
-    the second within its margin."""
+    """A random source for the engine's weaker choices: all the noise to the
+    second root move, none to the others (engine/levels.py)."""
 
     def __init__(self):
         self.calls = 0
 
     def getrandbits(self, bits):
         self.calls += 1
-        return self.calls % 2 ^ 1  # 0: a weaker move this time; 1: the second of them
+        return 255 if self.calls == 2 else 0
+
+    def reset(self):
+        self.calls = 0
 
 
 def test_at_a_lower_level_the_last_thinking_line_is_the_weaker_move_played():
     c, said = console()
-    c.engine.skill = 5
-    c.engine.rng = Picks()
+    c.engine.level = 5
+    c.engine.rng = picks = Picks()
     c.limits = Limits(nodes=3000)
     weaker = 0
     for _ in range(4):
+        picks.reset()
         del said[:]
         c.handle("go")
         lines = [text for text in said if text.startswith("  depth ")]

@@ -36,6 +36,24 @@ def test_the_board_is_turned_for_black_and_its_look_comes_back_with_the_game():
         remove_folder(folder)
 
 
+def test_a_rating_comes_back_with_the_game_and_names_the_engine():
+    folder = scratch_folder("rating")
+    try:
+        c, said = console("chess960", 518, engine_side=BLACK)
+        c.resume(GameStore(folder))
+        c.handle("level 1500")
+        assert "level 1500" in c.game.settings.split(" time")[0], c.game.settings
+        del c
+        gc.collect()
+        again, said = console("chess960", 518, engine_side=BLACK)
+        assert again.resume(GameStore(folder)), said
+        assert again.engine.level == 1500, again.game.settings
+        again.handle("level")
+        assert said[-1] == "Level 1500: plays at about 1500 Elo.", said[-3:]
+    finally:
+        remove_folder(folder)
+
+
 def test_the_archived_game_names_its_players_and_its_date():
     import time
     folder = scratch_folder("players")
