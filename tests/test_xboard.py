@@ -122,6 +122,26 @@ def test_analysis_through_python_chess(engine):
     assert info["pv"][0] == chess.Move.from_uci("a1a8")
 
 
+def test_analysis_at_a_level_is_the_whole_engine(raw):
+    """A level caps the depth of the moves played, not of an analysis: at
+    the lowest level (depth 1) one goes on to depth 5 (before, it fell
+    silent after depth 1, and python-chess's analyse(depth=5) never came back)."""
+    raw.send("option Level=%d" % LOWEST)
+    raw.send("new")
+    raw.send("force")
+    raw.send("post")
+    raw.send("analyze")
+    raw.expect("5 ", timeout=30)  # a thinking line of depth 5
+    raw.send("exit")
+    raw.send("sd 5")
+    raw.send("go")
+    lines = []
+    while not lines or not lines[-1].startswith("move "):
+        lines.append(raw.lines.get(timeout=60)[1])
+    depths = [int(line.split()[0]) for line in lines if line[:1].isdigit()]
+    assert max(depths) == knobs(LOWEST)[1], lines  # play keeps the level's cap
+
+
 def test_the_protocol_commands(raw):
     assert raw.ask("ping 1", "pong") == "pong 1"
     raw.send("new")

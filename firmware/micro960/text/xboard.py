@@ -395,10 +395,15 @@ class XBoard:
         self.thinking = why
         self.aborted = False
         self.last_info = (0, 0, 0)
+        search = self.search
+        level = search.level
+        if why == "analyze":  # an analysis asks for the whole engine, whatever its level
+            search.level = 20  # (a level's depth cap would leave it silent, never done)
         try:
-            return self.search.think(self.game, limits)
+            return search.think(self.game, limits)
         finally:
             self.thinking = None
+            search.level = level
 
     def _limits(self):
         """The limits of the engine's move: st's time or the clock's share,
