@@ -44,6 +44,7 @@ from micro960.eboard.sensorboard import SensorBoard
 from micro960.engine.search import Limits
 from micro960.rules.game import UNDECIDED
 from micro960.rules.position import CASTLE, PROMOTE_N
+from game_text import uci_moves
 
 STEPS = ("move", "castle", "reply", "other", "stray", "hold", "bounce", "takeback", "wait",
          "power", "promote", "reading", "fix", "resign", "draw", "accept", "new")
@@ -285,12 +286,12 @@ class Driver:
         game = self.game.game
         expect = None
         if game.result() == UNDECIDED and game.moves:
-            expect = (game.pos.fen(), " ".join(game.uci_moves()))
+            expect = (game.pos.fen(), " ".join(uci_moves(game)))
         game = None
         self._boot()
         if expect is not None:
             now = self.game.game
-            got = (now.pos.fen(), " ".join(now.uci_moves()))
+            got = (now.pos.fen(), " ".join(uci_moves(now)))
             if got != expect:
                 self.problems.append("a power cut took up %r, not %r" % (got, expect))
 
@@ -339,10 +340,10 @@ class Driver:
         elif game.moves or saved is not None:
             if saved is None:
                 self.problems.append("%d moves played, no game saved" % len(game.moves))
-            elif (saved.uci_moves() != game.uci_moves() or saved.pos.fen() != game.pos.fen()
+            elif (uci_moves(saved) != uci_moves(game) or saved.pos.fen() != game.pos.fen()
                   or saved.result() != game.result()):
                 self.problems.append("saved %s, played %s" % (
-                    " ".join(saved.uci_moves()), " ".join(game.uci_moves())))
+                    " ".join(uci_moves(saved)), " ".join(uci_moves(game))))
 
     def run_line(self, line):
         """One input line; the problems found after it."""

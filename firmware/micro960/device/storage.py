@@ -8,8 +8,8 @@ games appended to games.pgn.
     >>> moves = [game.play(text) for text in ("e4", "e5")]
     >>> store.save(game)                  # None, or why not (e.g. the flash is full)
     >>> game = store.load()               # the saved game, or None (store.problem says why)
-    >>> game.san_moves()
-    ['e4', 'e5']
+    >>> game.pos.fen()
+    'rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2'
     >>> game.resign()
     >>> store.finish(game, {"White": "Ann"})  # archive to games.pgn, then clear
     >>> store.load() is None
@@ -324,13 +324,6 @@ def _join(folder, name):
     return folder.rstrip("/") + "/" + name if folder else name
 
 
-def _framed(text):
-    """The save text and its check line: 'check LENGTH A B'."""
-    data = text.encode()
-    a, b = _checksum(data)
-    return data + ("check %d %d %d\n" % (len(data), a, b)).encode()
-
-
 def _checksum(data, sums=(1, 0)):
     """Adler-32's two sums, kept apart so they stay small ints on a board;
     `sums` are those of the data before, for a file summed piece by piece."""
@@ -412,7 +405,7 @@ def today():
 
 
 def load_game(text):
-    """Rebuild a game from Game.save_text(); ValueError if the text is damaged.
+    """Rebuild a game from the text of Game.save_pieces(); ValueError if the text is damaged.
 
     A long game's save is read a line and a move at a time, never split whole:
     its moves as separate strings would take a board's heap many times over.

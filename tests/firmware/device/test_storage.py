@@ -9,6 +9,7 @@ from micro960.rules.game import Game
 from micro960.rules.pgn import Replayer, game_pgn
 from micro960.device.storage import ARCHIVE, CURRENT, TEMPORARY, GameStore
 
+from game_text import save_text
 from power_cut import (CutFiles, PowerCut, cut_every_write, played_states, remove_folder,
                        scratch_folder)
 
@@ -24,7 +25,7 @@ def played(moves=OPENING, number=518):
 
 
 def state(game):
-    return game.save_text(), game.pos.fen()
+    return save_text(game), game.pos.fen()
 
 
 def in_scratch(test):

@@ -15,6 +15,7 @@ from micro960.rules.notation import san
 from micro960.eboard.scanner import PLACED
 from micro960.eboard.sensorboard import NoLeds, SensorBoard
 
+from game_text import san_moves
 from support import Time
 from test_eboard_clock import carry_out, play
 
@@ -91,7 +92,7 @@ def test_a_hit_keeps_the_search_and_lights_its_answer_at_once():
     assert game.may_ponder()
     board.step()  # ponders until the hit, then searches its 150 ms
     searched = game.search.nodes
-    assert searched > 300 and game.game.san_moves()[2] == said
+    assert searched > 300 and san_moves(game.game)[2] == said
     assert lines.count("move " + said) == 1  # said at the hit, not again
     assert game.pondered and game.leds == ("off", 0)  # the answer waits for the loop
     board.step()
@@ -111,7 +112,7 @@ def test_a_miss_stops_at_the_first_other_square_and_the_move_counts():
     assert 200 <= game.search.nodes < 400 and game.pondered is None
     assert game.reply is None and len(game.game.moves) == 2  # pondered once for this move
     board.step()  # the rest of the move, and the engine's answer to it
-    assert game.game.san_moves()[2] == text
+    assert san_moves(game.game)[2] == text
     assert game.leds[0] == "move" and game.search.nodes > 0
 
 
