@@ -88,6 +88,25 @@ def test_a_save_that_differs_is_written_even_where_adler32_is_the_same():
     in_scratch(check)
 
 
+def test_without_crc32_every_save_is_written():
+    """A firmware without binascii.crc32 cannot tell a save from the last
+    one cheaply: it writes every save rather than risk skipping a new one."""
+    from power_cut import Saved
+    from micro960.device import storage
+
+    def check(folder):
+        store = GameStore(folder)
+        crc32, storage.crc32 = storage.crc32, None
+        try:
+            for text in ("moves c2d3\n", "moves c2d3\n"):
+                store.files = steps = CutFiles()
+                assert store.save(Saved(text)) is None and steps.steps > 0
+        finally:
+            storage.crc32 = crc32
+        assert read(folder + "/" + CURRENT).startswith(b"moves c2d3\n")
+    in_scratch(check)
+
+
 def test_the_folder_is_made_when_missing():
     def check(folder):
         store = GameStore(folder + "/a/b/")
