@@ -60,6 +60,7 @@ def play_game(sp, pondering, stockfish, person_nodes, own_nodes, moves=MOVES):
     from micro960.text.console import Console
     from micro960.text.pondering import ponder
     from micro960.engine.search import Limits
+    from micro960.rules.ucimove import uci_text
     console = Console("chess960", sp, engine_side=16, hash_kb=16, out=lambda text: None)
     console.limits = Limits(nodes=own_nodes)
     console.pondering = pondering
@@ -74,8 +75,8 @@ def play_game(sp, pondering, stockfish, person_nodes, own_nodes, moves=MOVES):
     record = []
     while console.game.result() == "*" and len(console.game.moves) < 2 * moves:
         board = chess.Board(console.game.start_fen, chess960=True)
-        for played in console.game.uci_moves():
-            board.push(board.parse_uci(played))
+        for pos, move in console.game.replay():  # Chess960's UCI: king takes rook
+            board.push(board.parse_uci(uci_text(pos, move, True)))
         text = board.san(stockfish.play(board, chess.engine.Limit(nodes=STOCKFISH_NODES)).move)
         before = len(searched)
         console.input = Person(text, person_nodes // 16)

@@ -15,11 +15,12 @@ import sys
 from micro960.text.console import Console
 from micro960.lines import CONSOLE_LIMIT, LineEditor
 from micro960.engine.search import Limits
+from game_text import uci_moves
 
 
 def state(console):
     game = console.game
-    return game.pos.fen(), " ".join(game.uci_moves()), game.result()
+    return game.pos.fen(), " ".join(uci_moves(game)), game.result()
 
 
 def make_console(said, folder=None):

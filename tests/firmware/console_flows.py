@@ -39,6 +39,7 @@ from micro960.device.storage import GameStore
 from micro960.rules.game import UNDECIDED
 from micro960.rules.notation import side_name
 from micro960.rules.ucimove import uci_text
+from game_text import uci_moves
 from power_cut import empty_folder
 
 WHITE, BLACK, BOTH = 8, 16, 24
@@ -282,14 +283,14 @@ class Flows:
 
     @staticmethod
     def record(game):
-        return game.start_fen, " ".join(game.uci_moves())
+        return game.start_fen, " ".join(uci_moves(game))
 
     @staticmethod
     def described(console):
         """What a resume must give back."""
         game = console.game
         setup = console.setup.placements() if console.setup else None
-        return (game.result(), game.start_fen, " ".join(game.uci_moves()), console.engine_side,
+        return (game.result(), game.start_fen, " ".join(uci_moves(game)), console.engine_side,
                 setup, game.pos.fen())
 
     def problem(self, text):

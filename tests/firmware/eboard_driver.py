@@ -50,6 +50,7 @@ from micro960.engine.search import Limits
 from micro960.rules.game import UNDECIDED
 from micro960.rules.position import CASTLE, PROMOTE_N
 from power_cut import FullArchive
+from game_text import uci_moves
 
 STEPS = ("move", "castle", "reply", "other", "stray", "hold", "bounce", "takeback", "wait",
          "power", "promote", "reading", "fix", "resign", "draw", "accept", "new", "full")
@@ -254,7 +255,7 @@ class Driver:
         elif name == "new":
             del self.said[:]
             if match.game.moves and match.game.result() == UNDECIDED:
-                self.left = (match.game.uci_moves(), UNDECIDED)
+                self.left = (uci_moves(match.game), UNDECIDED)
             self.type(name)
             self.first, self.was_over = 0, False
             if match.game.moves:
@@ -306,15 +307,15 @@ class Driver:
         game = self.match.game
         expect = None
         if game.result() == UNDECIDED and game.moves and self.pending is None:
-            expect = (game.pos.fen(), " ".join(game.uci_moves()))
+            expect = (game.pos.fen(), " ".join(uci_moves(game)))
         game = None
         self._boot()
         pending = self.pending
-        if pending and pending[1] == UNDECIDED and self.match.game.uci_moves() == pending[0]:
+        if pending and pending[1] == UNDECIDED and uci_moves(self.match.game) == pending[0]:
             self.pending = None  # the game left by new, taken up again (nothing is lost)
         if expect is not None:
             now = self.match.game
-            got = (now.pos.fen(), " ".join(now.uci_moves()))
+            got = (now.pos.fen(), " ".join(uci_moves(now)))
             if got != expect:
                 self.problems.append("a power cut took up %r, not %r" % (got, expect))
 
@@ -373,7 +374,7 @@ class Driver:
         self.archived = now
         if self.pending is None:
             if over and not self.over_before:
-                self.pending = (game.uci_moves(), game.result())
+                self.pending = (uci_moves(game), game.result())
             elif self.left:
                 self.pending = self.left
             else:
@@ -381,11 +382,11 @@ class Driver:
         moves, result = self.pending
         if now[result] > before[result]:
             self.pending = None  # games.pgn has it
-        elif self.taken_back and not over and moves[:len(game.moves)] == game.uci_moves():
+        elif self.taken_back and not over and moves[:len(game.moves)] == uci_moves(game):
             self.pending = None  # taken back from its end: the game goes on
         else:
             saved = self.store.load()
-            if saved is None or saved.uci_moves() != moves or saved.result() != result:
+            if saved is None or uci_moves(saved) != moves or saved.result() != result:
                 self.problems.append("a game (%s %s) is neither in games.pgn nor in game.txt"
                                      % (result, " ".join(moves)))
 
@@ -399,10 +400,10 @@ class Driver:
         elif game.moves or saved is not None:
             if saved is None:
                 self.problems.append("%d moves played, no game saved" % len(game.moves))
-            elif (saved.uci_moves() != game.uci_moves() or saved.pos.fen() != game.pos.fen()
+            elif (uci_moves(saved) != uci_moves(game) or saved.pos.fen() != game.pos.fen()
                   or saved.result() != game.result()):
                 self.problems.append("saved %s, played %s" % (
-                    " ".join(saved.uci_moves()), " ".join(game.uci_moves())))
+                    " ".join(uci_moves(saved)), " ".join(uci_moves(game))))
 
     def run_line(self, line):
         """One input line; the problems found after it."""

@@ -11,6 +11,7 @@ FullArchive is a flash too full for games.pgn to take a game.
 import os
 
 from micro960.device.storage import Files
+from game_text import save_text
 
 ENOSPC = 28
 
@@ -149,7 +150,7 @@ def played_states(moves, game):
     states = []
     for text in moves:
         game.play(text)
-        states.append((game.save_text(), game.pos.fen()))
+        states.append((save_text(game), game.pos.fen()))
     return states
 
 
@@ -159,15 +160,12 @@ class Saved:
     def __init__(self, text):
         self.text = text
 
-    def save_text(self):
-        return self.text
-
     def save_pieces(self):
         yield self.text
 
 
 def state_of(game):
-    return game.save_text(), game.pos.fen()
+    return save_text(game), game.pos.fen()
 
 
 def cut_every_write(folder, states, rename_overwrites=True, byte_step=1, first=0,

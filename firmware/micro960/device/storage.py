@@ -8,8 +8,8 @@ games appended to games.pgn.
     >>> moves = [game.play(text) for text in ("e4", "e5")]
     >>> store.save(game)                  # None, or why not (e.g. the flash is full)
     >>> game = store.load()               # the saved game, or None (store.problem says why)
-    >>> game.san_moves()
-    ['e4', 'e5']
+    >>> game.pos.fen()
+    'rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2'
     >>> game.resign()
     >>> store.keep(game)   # after every change: saved, or once ended archived (games.pgn)
     >>> store.load() is None
@@ -40,6 +40,10 @@ try:
     from zlib import adler32  # CPython: the same sums, in C
 except ImportError:
     adler32 = None
+try:
+    from binascii import crc32  # in C, on CPython and MicroPython (the Pico's too)
+except ImportError:
+    crc32 = None  # a firmware without it: every save is written (_fingerprint)
 
 CURRENT = "game.txt"    # the game in progress
 TEMPORARY = "game.tmp"  # a save being written
@@ -149,7 +153,7 @@ class GameStore:
         """
         try:
             last = _fingerprint(game.save_pieces())
-            if last == self.last:
+            if last is not None and last == self.last:
                 return None
             self._make_folder()
             self._write_save(game.save_pieces())
@@ -375,13 +379,6 @@ def _join(folder, name):
     return folder.rstrip("/") + "/" + name if folder else name
 
 
-def _framed(text):
-    """The save text and its check line: 'check LENGTH A B'."""
-    data = text.encode()
-    a, b = _checksum(data)
-    return data + ("check %d %d %d\n" % (len(data), a, b)).encode()
-
-
 def _checksum(data, sums=(1, 0)):
     """Adler-32's two sums, kept apart so they stay small ints on a board;
     `sums` are those of the data before, for a file summed piece by piece."""
@@ -396,18 +393,21 @@ def _checksum(data, sums=(1, 0)):
 
 
 def _fingerprint(pieces):
-    """A save's length, Adler-32 sums and a second hash, to tell it from the
-    last one written. The sums alone miss a byte one up and the next one
-    down with the same again further on (SP 518's RNBQKBNR and SP 326's
-    NRBQKBRN, a move c2d3 and d1c4): a new game or a move was not saved."""
-    length, sums, hashed = 0, (1, 0), 0
+    """A save's length and CRC-32, to tell it from the last one written; None
+    where the firmware has no crc32. Adler-32 (the check line's) was not
+    enough: it misses a byte one up and the next one down with the same
+    again further on (SP 518's RNBQKBNR and SP 326's NRBQKBRN, a move c2d3
+    and d1c4), and a new game or a move went unsaved. CRC-32 misses no change
+    that lies within 32 bits of the text, and runs in C: the console saves
+    after every line typed, where a sum in Python went over every byte."""
+    if crc32 is None:
+        return None
+    length, crc = 0, 0
     for piece in pieces:
         data = piece.encode()
         length += len(data)
-        sums = _checksum(data, sums)
-        for byte in data:  # (the prime below 2 ** 20: a small int on a board)
-            hashed = (hashed * 251 + byte) % 1048573
-    return length, sums, hashed
+        crc = crc32(data, crc)
+    return length, crc
 
 
 def _check(data):
@@ -463,7 +463,7 @@ def today():
 
 
 def load_game(text):
-    """Rebuild a game from Game.save_text(); ValueError if the text is damaged.
+    """Rebuild a game from the text of Game.save_pieces(); ValueError if the text is damaged.
 
     A long game's save is read a line and a move at a time, never split whole:
     its moves as separate strings would take a board's heap many times over.

@@ -12,8 +12,8 @@ an occupancy is an int with bit i set for square i.
     >>> from micro960.rules.game import Game
     >>> board = EBoard(Game("chess960", number=518))
     >>> board.lift(12); board.place(28)      # e2 up, e4 down
-    >>> board.game.san_moves()
-    ['e4']
+    >>> board.game.pos.fen()
+    'rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1'
 
 What it recognises, and how:
 - a move is played when the board equals the position after it, and every

@@ -44,8 +44,7 @@ _HIDDEN = const(0)  # N, the clipped units
 _BUCKETS = const(1)  # output buckets (by the number of pieces)
 _QA = const(2)  # the quantization of the first layer
 _QB = const(3)  # and of the output layer
-MOP_UP = const(4)  # 1: score() drives a bare king to the edge (Search.think sets it)
-_QA_SHIFT = const(5)  # log2(QA): a product's division by QA is a shift
+_QA_SHIFT = const(4)  # log2(QA): a product's division by QA is a shift
 _LIMIT = const(20000)  # no network score may look like a mate (search.MATE_BOUND)
 
 _network = None
@@ -67,7 +66,7 @@ class Network:
         # inputs + 1, 0 for none) and whether the slot is made (1) or not (0).
         self.pending = zeros("H", SLOTS * 5)
         # What score() needs to know: the fields _HIDDEN ... _QA_SHIFT above.
-        shape = self.shape = zeros("H", 6)
+        shape = self.shape = zeros("H", 5)
         shape[_HIDDEN], shape[_BUCKETS], shape[_QA], shape[_QB] = hidden, buckets, qa, qb
         shape[_QA_SHIFT] = len(bin(qa)) - 3
 
@@ -136,29 +135,9 @@ def score(acc: ptr16, rows8: ptr8, rows: ptr16, shape: ptr16, pending: ptr16, pl
     the inputs push_move noted); then the squared clipped ReLU and the dot product
     with the output weights of the bucket the pieces on the board (`counts`
     a side, kings included) choose, and half the difference of the
-    material columns. shape: Network.shape (_HIDDEN ... _QA_SHIFT).
-
-    With the switch on (mate_drive), a position with a bare king scores
-    instead 1000 for the other side, plus 20 for each step the bare king
-    stands from the centre and 10 for each the kings come closer: what
-    mates it within fifty moves, where a network trained on games (which
-    scarcely see such endings) wanders. No part of the network."""
-    if int(shape[MOP_UP]) and (int(counts[0]) == 1 or int(counts[1]) == 1) and \
-            int(kings[0]) and int(kings[1]) and int(counts[0]) + int(counts[1]) > 2:
-        to64 = ptr8(TO64)
-        white = int(to64[kings[0]])
-        black = int(to64[kings[1]])
-        weak = black if int(counts[1]) == 1 else white
-        f = weak & 7
-        r = weak >> 3
-        edge = (3 - f if f < 4 else f - 4) + (3 - r if r < 4 else r - 4)
-        df = (white & 7) - (black & 7)
-        dr = (white >> 3) - (black >> 3)
-        near = (df if df > 0 else -df) + (dr if dr > 0 else -dr)
-        bonus = 1000 + 20 * edge + 10 * (14 - near)
-        if weak == black:  # White drives
-            return bonus if side == _WHITE else -bonus
-        return -bonus if side == _WHITE else bonus
+    material columns. shape: Network.shape (_HIDDEN ... _QA_SHIFT). `kings`
+    is for engine/mopup.py's score, which takes the same arguments: the
+    search calls one or the other (Search.think)."""
     pieces = int(counts[0]) + int(counts[1])
     n = int(shape[_HIDDEN])
     width = n + 1  # an accumulator: the units, then the material column
@@ -245,30 +224,9 @@ def score(acc: ptr16, rows8: ptr8, rows: ptr16, shape: ptr16, pending: ptr16, pl
     return cp
 
 
-def mate_drive(pos):
-    """1 if pos has a bare king and, against it, a rook, a queen or two
-    bishops: the search then scores by score()'s mop-up instead of the
-    network (Search.think sets Network.shape[MOP_UP] by it), else 0."""
-    counts = pos.counts
-    if not (pos.kings[0] and pos.kings[1]) or (counts[0] == 1) == (counts[1] == 1):
-        return 0
-    strong = 0 if counts[1] == 1 else 1
-    bishops = 0
-    for i in range(16 * strong, 16 * strong + counts[strong]):
-        kind = pos.board[pos.squares[i]] & 7
-        if kind in (4, 5):
-            return 1
-        bishops += kind == 3
-    return 1 if bishops >= 2 else 0
-
-
 def evaluate(pos, net=None):
     """Score of pos for the side to move, in centipawns (refreshes its slot)."""
     net = net or network()
     refresh(net, pos)
-    drive = net.shape[MOP_UP]
-    net.shape[MOP_UP] = 0  # the network's own score
-    value = score(net.acc, net.rows8, net.rows, net.shape, net.pending, pos.state[_PLY],
-                  pos.state[_SIDE], pos.counts, pos.kings)
-    net.shape[MOP_UP] = drive
-    return value
+    return score(net.acc, net.rows8, net.rows, net.shape, net.pending, pos.state[_PLY],
+                 pos.state[_SIDE], pos.counts, pos.kings)

@@ -10,7 +10,6 @@ and no stack. On CPython the same source runs as plain Python (compat.viper).
 """
 from micro960.compat import const, micropython, ptr8, ptr16, ptr32, stack_use  # noqa: F401
 from micro960.rules.movegen import generate
-from micro960.engine.network import score as net_score
 from micro960.engine.ordering import order_moves
 from micro960.rules.position import pop_move, push_move, attacked
 from micro960.engine.see import see_ge
@@ -68,15 +67,16 @@ def quiesce(search, alpha: int, beta: int, ply: int, start: int) -> int:
     """
     # What the loop works on, in the tuple Search.at() made, named here
     # once: the position's buffers (rules/position.py), the search's move
-    # buffer, its order scores and history, its frames (search.plies), the
-    # network's accumulators, rows and shape (engine/network.py), whether
+    # buffer, its order scores and history, its frames (search.plies), how
+    # a position is scored (Search.scoring: the network's score or the
+    # mop-up's), the network's accumulators, rows and shape, whether
     # kings can be taken (LRS: 1) and promotions are to a queen only (2),
     # the move buffer's size, the square and piece-value tables, and the
-    # node tally. Reading 25 attributes instead took 78 us a call on a Pico
+    # node tally. Reading 26 attributes instead took 78 us a call on a Pico
     # (7% of the search).
     board_obj, state_obj, squares, counts_obj, kings_obj, slot, castle_mask, saved, en_passant, \
-        moves_obj, order_obj, history, frame_obj, acc, rows, rows8, shape, pending, hidden_obj, \
-        lrs_obj, queen_obj, room_obj, to120_obj, value_obj, tally_obj = search.q
+        moves_obj, order_obj, history, frame_obj, scoring, acc, rows, rows8, shape, pending, \
+        hidden_obj, lrs_obj, queen_obj, room_obj, to120_obj, value_obj, tally_obj = search.q
     tally = ptr32(tally_obj)  # Search.tally: nodes, seldepth, stopped
     board = ptr8(board_obj)
     state = ptr32(state_obj)
@@ -127,8 +127,8 @@ def quiesce(search, alpha: int, beta: int, ply: int, start: int) -> int:
                     if in_check and not at_limit:
                         best = -_INFINITE  # no standing pat in check: every evasion is searched
                     else:
-                        best = int(net_score(acc, rows8, rows, shape, pending, state[_PLY], us,
-                                             counts_obj, kings_obj))
+                        best = int(scoring(acc, rows8, rows, shape, pending, state[_PLY], us,
+                                           counts_obj, kings_obj))
                         if at_limit or best >= beta:
                             result = best
                         elif best > alpha:

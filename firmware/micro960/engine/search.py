@@ -13,7 +13,7 @@ import random
 from micro960.compat import (const, micropython, ptr8, ptr16, ptr32, ticks_diff,  # noqa: F401
                              ticks_ms, zeros)
 from micro960.rules.movegen import LINE, gives_check, has_legal_move, legal_moves, pseudo_moves
-from micro960.engine.network import mate_drive, network, null_move, refresh, score as net_score
+from micro960.engine.network import network, null_move, refresh, score as net_score
 from micro960.engine.ordering import age_history, order_moves, record_cut
 from micro960.rules.position import TO120, pop_move, push_move, attacked
 from micro960.engine.quiescence import quiesce
@@ -46,8 +46,10 @@ _BOTH = const(24)
 _EN_PASSANT = const(2)
 _PROMOTE_N = const(4)
 _KILLER = const(15000)  # ordering.KILLER
-_MOP_UP = const(4)  # network.MOP_UP
 _PAWN = const(1)
+_BISHOP = const(3)
+_ROOK = const(4)
+_QUEEN = const(5)
 _KING = const(6)
 _EXACT = const(1)  # engine/tt.py's bounds
 _LOWER = const(2)
@@ -90,6 +92,22 @@ class Limits:
         self.ponder = ponder  # no time limit until ponderhit(), then the rest apply
 
 
+def bare_king_to_mate(pos):
+    """True if pos has a bare king and, against it, a rook, a queen or two
+    bishops: the search then scores by the mop-up (engine/mopup.py)."""
+    counts = pos.counts
+    if not (pos.kings[0] and pos.kings[1]) or (counts[0] == 1) == (counts[1] == 1):
+        return False
+    strong = 0 if counts[1] == 1 else 1
+    bishops = 0
+    for i in range(16 * strong, 16 * strong + counts[strong]):
+        kind = pos.board[pos.squares[i]] & 7
+        if kind == _ROOK or kind == _QUEEN:
+            return True
+        bishops += kind == _BISHOP
+    return bishops >= 2
+
+
 class Search:
     def __init__(self, hash_kb=None, buffer_moves=1024):
         self.moves = zeros("H", buffer_moves)
@@ -121,6 +139,9 @@ class Search:
         self.start = self.soft = self.hard = self.node_limit = self.root_side = 0
         self.limits = None
         self.q = None  # quiesce()'s buffers (at())
+        # How a position is scored: by the network, or where a bare king can
+        # be mated at the root by the mop-up (engine/mopup.py). think() chooses.
+        self.scoring = net_score
         # nodes, seldepth and stopped as _tree and quiesce() hand them to each
         # other (attributes cost a lookup each; _tree sets nodes and seldepth when done)
         self.tally = zeros("i", 3)
@@ -139,12 +160,15 @@ class Search:
         score, nodes, milliseconds, pv moves).
         """
         self.start = ticks_ms()  # the clock runs from here: setting up the network takes time too
+        self.scoring = net_score  # at() hands it on
+        if bare_king_to_mate(game.pos):
+            from .mopup import score  # loaded only for such an ending
+            self.scoring = score
         pos = self.at(game)
         self.stack_peak = 0
         self.stopped = False
         self.limits = limits
         self.root_side = pos.side
-        self.net.shape[_MOP_UP] = mate_drive(pos)  # a bare king to mate: score()'s mop-up
         self._budget(limits, pos.side)
         self.tt.new_search()
         for i in range(2 * MAX_PLY):
@@ -195,7 +219,8 @@ class Search:
 
     def at(self, game):
         """Search game's position from now on: the network starts from it
-        (whatever set it up), and quiesce() gets its buffers in one tuple."""
+        (whatever set it up), and quiesce() gets its buffers in one tuple
+        (self.scoring among them)."""
         self.game = game
         pos = self.pos = game.pos
         self.lrs = pos.king_capture
@@ -206,8 +231,8 @@ class Search:
         refresh(net, pos)
         # In the order quiescence.quiesce unpacks and names them.
         self.q = (pos.board, pos.state, pos.squares, pos.counts, pos.kings, pos.slot,
-                  pos.castle_mask, pos.saved, pos.en_passant, self.moves, self.order, self.history,
-                  self.plies,
+                  pos.castle_mask, pos.saved, pos.en_passant, self.moves, self.order,
+                  self.history, self.plies, self.scoring,
                   net.acc, net.rows, net.rows8, net.shape, net.pending, net.hidden,
                   1 if self.lrs else 0, 2 if pos.queen_only else 0, self.room, TO120, VALUES,
                   self.tally)
@@ -474,6 +499,7 @@ def _tree(search, depth: int, alpha: int, beta: int) -> int:
     tt_scores = ptr16(tt.scores)
     tt_info = ptr8(tt.info)
     net = search.net
+    scoring = search.scoring  # the network's score, or the mop-up's (Search.think)
     acc = net.acc
     rows = net.rows
     rows8 = net.rows8
@@ -598,13 +624,13 @@ def _tree(search, depth: int, alpha: int, beta: int) -> int:
             # Step 7. Internal iterative reduction.
             if ply and not hash_move and depth >= 4:
                 depth -= 1  # no move known here: search it less deep (internal iterative reduction)
-            # Step 8. The static score (the network), and whether it improves
+            # Step 8. The static score (the network, or the mop-up), and whether it improves
             # on the side's two plies before.
             f = ply * FRAME
             static = -INFINITE
             if not (flags & _IN_CHECK):
-                static = int(net_score(acc, rows8, rows, shape, pending, state[_PLY], us,
-                                       counts_obj, kings_obj))
+                static = int(scoring(acc, rows8, rows, shape, pending, state[_PLY], us,
+                                     counts_obj, kings_obj))
                 flags |= _IMPROVING
                 # Worse than two plies ago: this line is going nowhere, prune harder.
                 if ply >= 2 and static <= frame[f - 2 * FRAME + _STATIC] - _BIAS:

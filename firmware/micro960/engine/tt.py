@@ -66,12 +66,6 @@ class TranspositionTable:
             return i
         return -1
 
-    def depth(self, i):
-        return (self.info[i] & 63) - 1
-
-    def bound(self, i):
-        return self.info[i] >> 6
-
     @micropython.viper
     def store(self, key: int, depth: int, bound: int, score: int, move: int):
         i = key % int(self.size)

@@ -164,21 +164,14 @@ class Game(History):
             pos.push(move)
             pos.commit()
 
-    def san_moves(self):
-        from micro960.rules.notation import san
-        return [san(pos, move) for pos, move in self.replay()]
-
-    def uci_moves(self):
-        chess960 = self.rules.uci_chess960
-        return [uci_text(pos, move, chess960) for pos, move in self.replay()]
-
-    def save_text(self):
-        """A short text from which storage.load_game rebuilds this game exactly."""
-        return "".join(self.save_pieces())
+    # (The moves as lists of SAN or UCI text, and the save as one text, are
+    # tests/firmware/game_text.py's: only tests want them whole, and here
+    # their code would take every board's heap.)
 
     def save_pieces(self):
-        """save_text a piece at a time (a line, or a move): a long game is
-        saved without its whole text in one piece of a small heap."""
+        """A short text from which storage.load_game rebuilds this game
+        exactly, a piece at a time (a line, or a move): a long game is saved
+        without its whole text in one piece of a small heap."""
         yield "rules %s\nfen %s\nmoves " % (self.rules.name, self.start_fen)
         chess960 = self.rules.uci_chess960
         space = ""

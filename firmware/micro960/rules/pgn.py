@@ -243,18 +243,6 @@ class Replayer(PgnReader):
         return done
 
 
-def read_games(lines):
-    """Yield (tags, move tokens) for every game in an iterable of lines."""
-    reader = PgnReader()
-    for line in lines:
-        game = reader.feed(line)
-        if game:
-            yield game
-    game = reader.finish()
-    if game:
-        yield game
-
-
 def start_game(tags):
     """A new game from a PGN game's tags (Variant and FEN); with no Variant
     tag the game is classical chess (from its FEN, if it has one)."""

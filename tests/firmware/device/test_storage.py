@@ -9,6 +9,7 @@ from micro960.rules.game import Game
 from micro960.rules.pgn import Replayer, game_pgn
 from micro960.device.storage import ARCHIVE, CURRENT, TEMPORARY, GameStore
 
+from game_text import save_text
 from power_cut import (CutFiles, PowerCut, cut_every_write, played_states, remove_folder,
                        scratch_folder)
 
@@ -24,7 +25,7 @@ def played(moves=OPENING, number=518):
 
 
 def state(game):
-    return game.save_text(), game.pos.fen()
+    return save_text(game), game.pos.fen()
 
 
 def in_scratch(test):
@@ -84,6 +85,25 @@ def test_a_save_that_differs_is_written_even_where_adler32_is_the_same():
         assert steps.steps > 0
         store.files = steps = CutFiles()
         assert store.save(Saved("moves d1c4\n")) is None and steps.steps == 0
+    in_scratch(check)
+
+
+def test_without_crc32_every_save_is_written():
+    """A firmware without binascii.crc32 cannot tell a save from the last
+    one cheaply: it writes every save rather than risk skipping a new one."""
+    from power_cut import Saved
+    from micro960.device import storage
+
+    def check(folder):
+        store = GameStore(folder)
+        crc32, storage.crc32 = storage.crc32, None
+        try:
+            for text in ("moves c2d3\n", "moves c2d3\n"):
+                store.files = steps = CutFiles()
+                assert store.save(Saved(text)) is None and steps.steps > 0
+        finally:
+            storage.crc32 = crc32
+        assert read(folder + "/" + CURRENT).startswith(b"moves c2d3\n")
     in_scratch(check)
 
 

@@ -9,6 +9,7 @@ from micro960.device.storage import GameStore
 from micro960.eboard.game import EBoardGame
 from micro960.eboard.moves import parse_square64
 
+from game_text import san_moves
 from support import raises
 
 
@@ -98,7 +99,7 @@ def test_new_keeps_the_game_and_starts_the_next_from_the_board_as_it_stands():
         g, lines = two_players()
         g.resume(store, g.physical)
         events(g, "-e2 +e4 -e7 +e5")
-        assert store.load().san_moves() == ["e4", "e5"]
+        assert san_moves(store.load()) == ["e4", "e5"]
         g.command("new")  # unfinished: archived with *, the save cleared
         assert lines[-2:] == ["new game: SP 518 (RNBQKBNR); set up e2 e4 e5 e7",
                               "leds setup e2 e4 e5 e7"], lines
@@ -109,7 +110,7 @@ def test_new_keeps_the_game_and_starts_the_next_from_the_board_as_it_stands():
         events(g, "-e4 +e2 -g1 +f3")  # a move before the board is set up is none
         assert not g.game.moves and g.leds[0] == "setup"
         events(g, "-f3 +g1 -e5 +e7 -e2 +e4")
-        assert g.game.san_moves() == ["e4"] and lines[-1] == "move e4"
+        assert san_moves(g.game) == ["e4"] and lines[-1] == "move e4"
     finally:
         store.clear()
         try:
@@ -172,7 +173,7 @@ def test_a_game_the_archive_cannot_take_waits_for_it_past_the_next_game():
         g.command("new")
         events(g, "-h4 +d8 -e5 +e7 -g4 +g2 -f3 +f2")  # the pieces back
         events(g, "-e2 +e4")
-        assert g.game.san_moves() == ["e4"]
+        assert san_moves(g.game) == ["e4"]
         _archived_once_there_is_room(g, folder, files)
     finally:
         remove_folder(folder)

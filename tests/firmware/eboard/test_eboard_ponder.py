@@ -15,6 +15,7 @@ from micro960.rules.notation import san
 from micro960.eboard.scanner import PLACED
 from micro960.eboard.sensorboard import NoLeds, SensorBoard
 
+from game_text import san_moves
 from support import Time
 from test_eboard_clock import carry_out, play
 
@@ -92,7 +93,7 @@ def test_a_hit_keeps_the_search_and_lights_its_answer_at_once():
     assert match.may_ponder()
     board.step()  # ponders until the hit, then searches its 150 ms
     searched = match.search.nodes
-    assert searched > 300 and match.game.san_moves()[2] == said
+    assert searched > 300 and san_moves(match.game)[2] == said
     assert lines.count("move " + said) == 1  # said at the hit, not again
     assert match.pondered and match.leds == ("off", 0)  # the answer waits for the loop
     board.step()
@@ -112,7 +113,7 @@ def test_a_miss_stops_at_the_first_other_square_and_the_move_counts():
     assert 200 <= match.search.nodes < 400 and match.pondered is None
     assert match.reply is None and len(match.game.moves) == 2  # pondered once for this move
     board.step()  # the rest of the move, and the engine's answer to it
-    assert match.game.san_moves()[2] == text
+    assert san_moves(match.game)[2] == text
     assert match.leds[0] == "move" and match.search.nodes > 0
 
 

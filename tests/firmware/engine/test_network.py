@@ -258,29 +258,45 @@ def test_a_damaged_weights_file_is_refused_with_its_reason():
 
 
 def test_a_bare_king_is_scored_by_the_mop_up_where_it_can_be_mated():
-    drive = lambda fen: network.mate_drive(Position(fen))  # noqa: E731
-    assert drive("8/8/8/3k4/8/8/8/KQ6 w - - 0 1") == 1
-    assert drive("8/8/8/3k4/8/8/8/KR6 b - - 0 1") == 1
-    assert drive("8/8/8/3k4/8/8/8/KBB5 w - - 0 1") == 1
-    assert drive("8/8/8/3k4/8/8/8/KNN5 w - - 0 1") == 0  # no mate to force
-    assert drive("8/8/8/3k4/8/8/4P3/K7 w - - 0 1") == 0  # the network pushes the pawn
-    assert drive("8/8/8/3k4/8/8/4p3/KQ6 w - - 0 1") == 0  # no bare king
-    assert drive("8/8/8/3K4/8/8/8/kr6 w - - 0 1") == 1  # for Black too
+    from micro960.engine import mopup
 
     def mop(fen):
         pos = Position(fen)
         network.refresh(NET, pos)
-        NET.shape[network.MOP_UP] = 1
-        try:
-            return network.score(NET.acc, NET.rows8, NET.rows, NET.shape, NET.pending,
-                                 pos.state[_PLY], pos.state[0], pos.counts, pos.kings)
-        finally:
-            NET.shape[network.MOP_UP] = 0
+        return mopup.score(NET.acc, NET.rows8, NET.rows, NET.shape, NET.pending,
+                           pos.state[_PLY], pos.state[0], pos.counts, pos.kings)
     centre, edge = mop("8/8/8/3k4/8/8/8/KQ6 w - - 0 1"), mop("3k4/8/8/8/8/8/8/KQ6 w - - 0 1")
     assert 1000 < centre < edge  # the bare king at the edge is better for White
     assert mop("3k4/8/8/8/8/8/8/KQ6 b - - 0 1") == -edge  # from the side to move's view
     assert mop("3k4/8/3K4/8/8/8/8/1Q6 w - - 0 1") > edge  # and the kings close
-    NET.shape[network.MOP_UP] = 1  # network.evaluate gives the network's own score (reference.py's)
+    # The network's own score (reference.py's) stays the network's ...
     assert network.evaluate(Position("3k4/8/8/8/8/8/8/KQ6 w - - 0 1"), NET) != edge
-    assert NET.shape[network.MOP_UP] == 1
-    NET.shape[network.MOP_UP] = 0
+    # ... and so is the mop-up's where no king is bare (it took the last piece).
+    for fen in ("3k4/8/8/8/8/8/3p4/KQ6 w - - 0 1", "3k4/8/8/8/8/8/8/K7 w - - 0 1"):
+        assert mop(fen) == network.evaluate(Position(fen), NET), fen
+
+
+def test_the_search_scores_by_the_mop_up_only_where_a_bare_king_can_be_mated():
+    """The search loads engine/mopup.py for such an ending only: until then
+    a board's heap is spared its code."""
+    import sys
+    from micro960.engine.search import Limits, Search, bare_king_to_mate
+    drive = lambda fen: bare_king_to_mate(Position(fen))  # noqa: E731
+    assert drive("8/8/8/3k4/8/8/8/KQ6 w - - 0 1") is True
+    assert drive("8/8/8/3k4/8/8/8/KR6 b - - 0 1") is True
+    assert drive("8/8/8/3k4/8/8/8/KBB5 w - - 0 1") is True
+    assert drive("8/8/8/3k4/8/8/8/KNN5 w - - 0 1") is False  # no mate to force
+    assert drive("8/8/8/3k4/8/8/4P3/K7 w - - 0 1") is False  # the network pushes the pawn
+    assert drive("8/8/8/3k4/8/8/4p3/KQ6 w - - 0 1") is False  # no bare king
+    assert drive("8/8/8/3K4/8/8/8/kr6 w - - 0 1") is True  # for Black too
+    assert drive("8/8/8/3k4/8/8/8/KBN5 w - - 0 1") is False  # mate to force, too long a way
+    sys.modules.pop("micro960.engine.mopup", None)  # as on a board at start
+    search = Search(1)
+    for fen, mop_up, loaded in (("8/8/8/3k4/8/8/8/KNN5 w - - 0 1", False, False),
+                                ("8/8/8/3k4/8/8/8/KQ6 w - - 0 1", True, True),
+                                ("8/8/8/3k4/8/8/4p3/KQ6 w - - 0 1", False, True)):
+        move, score = search.think(Game("chess960", fen), Limits(depth=2))
+        mopup = sys.modules.get("micro960.engine.mopup")
+        assert (mopup is not None) == loaded, fen
+        assert search.scoring is (mopup.score if mop_up else network.score), fen
+        assert (score > 1000) == mop_up, (fen, score)  # the mop-up's 1000 up

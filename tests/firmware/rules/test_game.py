@@ -2,6 +2,7 @@
 from micro960.rules.game import Game
 from micro960.device.storage import load_game
 
+from game_text import san_moves, save_text
 from support import raises
 
 
@@ -82,8 +83,8 @@ def test_undo_resign_and_claims_need_a_reason():
 
 def test_save_and_load_give_the_same_game():
     game = play(Game("chess960", number=518), "e4 e5 Nf3 Nc6 Bc4 Bc5 O-O Nf6 d4")
-    again = load_game(game.save_text())
+    again = load_game(save_text(game))
     assert again.pos.fen() == game.pos.fen()
-    assert again.san_moves() == game.san_moves()
+    assert san_moves(again) == san_moves(game)
     assert raises(ValueError, load_game, "rules chess960\n")
     assert raises(ValueError, load_game, "rules chess960\nfen 8/8 w - - 0 1\nmoves\n")

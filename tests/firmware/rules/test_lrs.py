@@ -1,6 +1,7 @@
 """LRS chess: no castling, no en passant, queen promotions, king capture wins."""
 from micro960.rules.game import Game
 
+from game_text import save_text, uci_moves
 from support import raises
 
 
@@ -45,8 +46,8 @@ def test_a_game_from_a_position_without_kings_replays_and_saves():
     from micro960.rules.game import Game
     from micro960.device.storage import load_game
     game = Game("lrs", "4k3/8/8/8/8/8/8/R7 b - - 0 1")  # White has lost already
-    assert game.uci_moves() == [] and game.result() == "0-1"
-    assert load_game(game.save_text()).pos.fen() == game.pos.fen()
+    assert uci_moves(game) == [] and game.result() == "0-1"
+    assert load_game(save_text(game)).pos.fen() == game.pos.fen()
 
 
 

@@ -1,7 +1,8 @@
 """PGN: our games written out, games read back with comments, NAGs and variations."""
 from micro960.rules.game import Game
-from micro960.rules.pgn import game_pgn, read_games, replay
+from micro960.rules.pgn import game_pgn, replay
 from micro960.rules.replay import replay_command
+from game_text import read_games
 
 SAMPLE = """[Event "Test"]
 [Site "Here"]

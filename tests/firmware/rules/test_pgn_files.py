@@ -1,7 +1,7 @@
 """Reading PGN files as other programs write them: their Result tags, Latin-1
 and a byte-order mark (micro960 replay)."""
-from micro960.rules.pgn import read_games
 from micro960.rules.replay import replay_command
+from game_text import read_games
 
 
 class Lines:

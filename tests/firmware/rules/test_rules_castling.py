@@ -12,6 +12,7 @@ from micro960.rules.pgn import Replayer, game_pgn
 from micro960.rules.position import Position
 from micro960.rules.variants import Rules
 
+from game_text import san_moves, uci_moves
 from support import raises
 
 KING_ON_D = "r2k3r/pppppppp/8/8/8/8/PPPPPPPP/R2K3R w KQkq - 0 1"
@@ -27,13 +28,13 @@ def test_shuffle_with_the_king_on_d_castles_two_squares_towards_the_rook():
     game.play("O-O")  # Kd1-f1, Rh1-e1 (Chess960 would go to g1 and f1)
     game.play("O-O-O")  # Kd8-b8, Ra8-c8
     assert back_ranks(game) == ("R3RK2", "1kr4r")
-    assert game.uci_moves() == ["d1f1", "d8b8"]  # the king's squares, as XBoard writes them
-    assert game.san_moves() == ["O-O", "O-O-O"]
+    assert uci_moves(game) == ["d1f1", "d8b8"]  # the king's squares, as XBoard writes them
+    assert san_moves(game) == ["O-O", "O-O-O"]
     game = Game("shuffle", KING_ON_D)
     game.play("O-O-O")
     game.play("O-O")
     assert back_ranks(game) == ("1KR4R", "r3rk2")
-    assert game.uci_moves() == ["d1b1", "d8f8"]
+    assert uci_moves(game) == ["d1b1", "d8f8"]
 
 
 def test_shuffle_castlings_are_read_in_every_form():

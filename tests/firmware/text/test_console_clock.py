@@ -11,6 +11,7 @@ from micro960.compat import ticks_ms
 from micro960.rules.clock import Clock, clock_text, load_clock, parse_control
 from micro960.device.storage import load_game
 from micro960.device.storage import GameStore
+from game_text import save_text
 from power_cut import remove_folder, scratch_folder
 from support import Time, raises
 from test_console import console
@@ -74,7 +75,7 @@ def test_the_console_shows_counts_and_saves_both_clocks():
     time.wait(2)
     c.handle("clock")
     assert said[-1] == "Clock 5+3: White 4:49, Black 4:33."
-    game = load_game(c.game.save_text())  # what a power cut leaves
+    game = load_game(save_text(c.game))  # what a power cut leaves
     assert game.clock.left == [289000, 273000] and game.clock.marks == [291000, 273000]
     assert not game.clock.running  # no time passes while the board is off
     c.handle("undo")

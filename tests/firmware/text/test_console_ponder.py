@@ -5,6 +5,7 @@ search goes on; a miss is handled as any line; beginners' levels and
 so many polls of the search (it polls every 16 nodes).
 """
 from micro960.engine.search import Limits
+from game_text import uci_moves
 from test_console import console
 
 WHITE, BLACK = 8, 16
@@ -209,9 +210,9 @@ def test_a_hit_is_saved_before_the_engine_thinks_on():
         text = san(c.game.pos, c.expected[2])
         saved = []  # the moves in game.txt when the engine thinks on after the hit
         hit = c.engine.ponderhit
-        c.engine.ponderhit = lambda: saved.append(GameStore(folder).load().uci_moves()) or hit()
+        c.engine.ponderhit = lambda: saved.append(uci_moves(GameStore(folder).load())) or hit()
         c.input = Typed((20, text), (300, "quit"))
         c.next_line()
-        assert len(saved) == 1 and saved[0] == c.game.uci_moves()[:3], (saved, said[-3:])
+        assert len(saved) == 1 and saved[0] == uci_moves(c.game)[:3], (saved, said[-3:])
     finally:
         remove_folder(folder)

@@ -7,6 +7,7 @@ game, the PGN names the players and the date, and older saves still resume.
 import gc
 
 from micro960.device.storage import GameStore, load_game
+from game_text import save_text
 from power_cut import remove_folder, scratch_folder
 from test_console import console
 
@@ -84,7 +85,7 @@ def test_an_old_save_without_the_new_settings_still_resumes():
     game = load_game(text)
     assert len(game.moves) == 2 and game.date is None
     game.date = "2026.01.02"
-    assert load_game(game.save_text()).date == "2026.01.02"
+    assert load_game(save_text(game)).date == "2026.01.02"
 
 
 def _begin_a_set_up(folder, GameStore):
