@@ -491,6 +491,29 @@ def test_random_command_lines_never_stop_the_engine(runtime, seed):
     assert out.count("readyok") == 1 + answered("isready")
 
 
+def test_line_noise_makes_no_new_names_on_micropython():
+    """Every byte that is not ASCII, read from a serial line, leaves
+    MicroPython's table of interned names (qstrs) as it was: chr() of such a
+    byte made a new one, kept for good, and a UCI flood of noise ended in a
+    MemoryError once their pool could not grow in a fragmented heap."""
+    from host_tools import runtime
+    code = ("import sys, micropython\n"
+            "sys.path.insert(0, %r)\n"
+            "from micro960.lines import StdinLines\n"
+            "lines = StdinLines(raw=True)\n"
+            "micropython.qstr_info()\n"
+            "while lines.readline() is not None:\n"
+            "    pass\n"
+            "micropython.qstr_info()\n" % str(runtime.build_firmware()))
+    noise = bytes(b for b in range(128, 256) for _ in range(2)) + b"\n"
+    result = subprocess.run([str(runtime.micropython_executable()), "-X", "heapsize=64K", "-c",
+                             code], input=noise * 3, capture_output=True, timeout=60)
+    counts = [int(line.split(b"n_qstr=")[1].split(b",")[0])
+              for line in result.stdout.splitlines() if b"n_qstr=" in line]
+    assert result.returncode == 0 and len(counts) == 2, result
+    assert counts[1] == counts[0], counts
+
+
 def test_line_noise_that_is_not_utf8_is_ignored(raw):
     """Bytes that are not UTF-8 (a noisy serial line) are dropped, as any
     character that is not ASCII: no crash, and no line is swallowed."""

@@ -307,7 +307,16 @@ class _PolledLines:
             except UnicodeError:
                 return "\x80"
         byte = self.bytes.read(1)
-        return chr(byte[0]) if byte else ""
+        if not byte:
+            return ""
+        code = byte[0]
+        if code < 128:
+            return chr(code)
+        # MicroPython's chr() interns what is not ASCII as a new name (a
+        # qstr), kept for good: line noise filled the heap with them, until
+        # growing their pool failed in a fragmented heap. The editor tells
+        # only a character's first byte (0xC0 up) from the rest.
+        return "\xc0" if code >= 0xC0 else "\x80"
 
     def _read(self, timeout):
         """Read what is ready (waiting up to `timeout` ms for the first
