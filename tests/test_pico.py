@@ -69,9 +69,9 @@ def test_the_self_test_passes_on_the_device(pico):
 def test_the_network_scores_as_reference_py_does_on_the_device(pico):
     """The Pico's 32-bit viper words give host_tools/nnue/reference.py's
     scores to the bit: the unix port's 64-bit ones would hide an overflow
-    or a shift that rounds the other way (tests/test_network.py has them)."""
+    or a shift that rounds the other way (tests/test_nnue_reference.py has them)."""
     from host_tools.nnue import reference
-    from test_network import WEIGHTS, positions
+    from test_nnue_reference import WEIGHTS, positions
     fens = positions(count=16, seed=960) + ["4k3/8/8/8/8/8/8/3QK3 b - - 0 1"]
     weights = reference.read(WEIGHTS)
     said = repl(pico, "from micro960.engine import network; "
@@ -295,7 +295,7 @@ END_OF_GAME_BYTES = 28 * 1024
 # The endings whose ends differ most (host_tools/game_end.py): the most heap
 # held (a claimed draw, an LRS king capture) and the paths apart from a move
 # (the engine's mate, a flag). `micro960 bench --pico` plays all 13 every way
-# (about 20 s each here); tests/test_console_game_end.py plays them all on the
+# (about 20 s each here); tests/test_play_game_end.py plays them all on the
 # unix port's 192K console, where the heap is tighter.
 DEVICE_ENDINGS = ("engine mates", "flag", "threefold claim", "LRS king capture")
 
