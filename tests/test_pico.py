@@ -25,12 +25,37 @@ def emulator_present():
 BANNER = "micro960 on Raspberry Pi Pico: press Enter to play, or send uci or xboard."
 
 
+@pytest.fixture(scope="module")
+def boards():
+    """The board the tests below share (one a worker, as the tests run side
+    by side): each needs main.py started on a fresh heap, which a soft reset
+    gives at half the cost of a boot, and none a fresh flash."""
+    shared = []
+    yield shared
+    for board in shared:
+        board.close()
+
+
 @pytest.fixture
-def pico():
+def pico(boards):
+    """The shared board with main.py just started on a cleared heap. One that
+    no longer answers (a test that failed half-way) is replaced."""
+    if boards:
+        try:
+            boards[-1].soft_reset(at_prompt=boards[-1].at_prompt)
+            boards[-1].read_until(BANNER, timeout=60)
+            boards[-1].at_prompt = False
+            return boards[-1]
+        except AssertionError:
+            boards.pop().close()
     board = emulator.EmulatedPico()
+    boards.append(board)
     board.read_until(BANNER)
-    yield board
-    board.close()
+    board.free_at_boot = free_heap(board)  # for test_a_soft_reset_frees_the_heap_as_a_boot_does
+    board.soft_reset(at_prompt=True)
+    board.read_until(BANNER)
+    board.at_prompt = False
+    return board
 
 
 def test_the_modules_example_runs_as_written():
@@ -60,10 +85,10 @@ def free_heap(pico):
     return int([line for line in said if line.startswith("free ")][-1].split()[1])
 
 
-def test_the_self_test_passes_on_the_device(pico):
-    said = repl(pico, "from micro960.device import selftest; selftest.run()")
-    assert "self-test passed" in said, said
-    assert any(line.startswith("perft startpos depth 3: 8902 ok") for line in said), said
+def test_a_soft_reset_frees_the_heap_as_a_boot_does(pico):
+    """What the tests below rely on: after a soft reset, main.py has as much
+    heap as after a boot, to the byte."""
+    assert free_heap(pico) == pico.free_at_boot
 
 
 def test_the_network_scores_as_reference_py_does_on_the_device(pico):
@@ -102,7 +127,7 @@ def test_uci_on_the_device(pico):
     pico.send("setoption name UCI_Chess960 value true")
     pico.send("position fen %s moves %s" % (chess.Board.from_chess960_pos(399).fen(), moves))
     for go in ("go depth 2", "go nodes 300", "go movetime 500", "go wtime 2000 btime 2000",
-               "go wtime 60000 btime 60000 winc 100 binc 100 movestogo 40", "go mate 1"):
+               "go wtime 6000 btime 6000 winc 100 binc 100 movestogo 40", "go mate 1"):
         pico.send(go)
         move = pico.read_until("bestmove")[-1].split()[1]
         assert chess.Move.from_uci(move) in board.legal_moves, (go, move)
