@@ -56,7 +56,8 @@ class Polled:
     def __init__(self, f):
         self.f = f
     def write(self, data):
-        poll()
+        if watching[0]:  # (a collection costs the device some 50 ms: only where it counts)
+            poll()
         return self.f.write(data)
     def flush(self):
         self.f.flush()

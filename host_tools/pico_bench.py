@@ -114,6 +114,13 @@ def at_prompt(pico):
     pico.read_until('Type "help()" for more information.')
 
 
+def fresh(pico):
+    """From the prompt, a soft reset: main.py started on a cleared heap, as
+    on a board just switched on; then its prompt again."""
+    pico.soft_reset(at_prompt=True)
+    at_prompt(pico)
+
+
 def run_code(pico, code, timeout=1800):
     """Run `code` (lines) at the prompt in paste mode; the lines it printed."""
     pico.send("\x05", end="")  # paste mode: the lines go in as one block
@@ -147,7 +154,12 @@ def run(depth=5, perft_depth=4, movetimes=MOVETIMES, table_ms=TABLE_MS, out=prin
         return 1
     out("The emulated Pico (rp2040js, stock MicroPython 1.28), timed by its own clock. "
         "The emulator has no flash-cache stalls, so a real Pico is somewhat slower.")
-    with emulator.EmulatedPico() as pico:
+    from . import flash
+    config = flash.board_config("pico")
+    # One board for all: each measure starts on a fresh heap, as on a board
+    # just switched on, through a soft reset (a boot costs twice the CPU).
+    with emulator.EmulatedPico(matrix=(config.MATRIX_ROW_PINS, config.MATRIX_COL_PINS)) as pico:
+        pico.occupy(0xFFFF00000000FFFF)  # the 32 pieces of a start position, for the scan
         at_prompt(pico)
         for line in run_code(pico, "from micro960.engine import bench\nbench.run(%d)" % depth):
             if line.startswith(("position", "total")):
@@ -166,35 +178,28 @@ def run(depth=5, perft_depth=4, movetimes=MOVETIMES, table_ms=TABLE_MS, out=prin
                 words = line.split()
                 out("go movetime %s: bestmove after %s ms (%s)" % (words[1], words[2],
                                                                    " ".join(words[3:5])))
-    for mode, code in MODES:
-        for table in (16, None):
-            with emulator.EmulatedPico() as pico:
-                at_prompt(pico)
+        for mode, code in MODES:
+            for table in (16, None):
+                fresh(pico)
                 said = run_code(pico, code % table + "\n" + FREE_HEAP % "search.tt.kb")
                 free, kb = [line for line in said if line.startswith("free ")][-1].split()[1:]
                 out("free heap with the %s loaded and a%s %s KB table: %s bytes"
                     % (mode, "" if table else " default", kb, free))
-    from . import flash
-    config = flash.board_config("pico")
-    with emulator.EmulatedPico(matrix=(config.MATRIX_ROW_PINS, config.MATRIX_COL_PINS)) as pico:
-        pico.occupy(0xFFFF00000000FFFF)
-        at_prompt(pico)
+        fresh(pico)
         for line in run_code(pico, SCAN):
             if line.startswith("scan"):
                 read, whole, period = map(int, line.split()[1:])
                 out("sensor matrix: read in %d us, scanned and debounced in %d us, "
                     "%.1f%% of the CPU at one scan every %d ms"
                     % (read, whole, whole / (10 * period), period))
-    for table in (16, None):
-        with emulator.EmulatedPico() as pico:
-            at_prompt(pico)
+        for table in (16, None):
+            fresh(pico)
             for line in run_code(pico, TABLE_SEARCH % (table, TABLE_FENS, table_ms)):
                 if line.startswith("table"):
                     words = line.split()
                     out("console, %s KB table, %d ms a middlegame: depth %s, %d nodes/s"
                         % (words[1], table_ms, words[3], int(words[5]) * 1000 // table_ms))
-    with emulator.EmulatedPico() as pico:
-        at_prompt(pico)
+        fresh(pico)
         rows = end_of_game(pico, end_ways, endings)
     for line in end_of_game_lines(rows):
         out(line)

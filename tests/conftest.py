@@ -89,9 +89,9 @@ def data_dir():
 
 
 # `make test` runs the tests in parallel (pytest-xdist, -n): the main process
-# compiles the firmware and the firmware tests once before the workers start,
-# so no two workers compile the same files, and each worker hands its fuzz
-# tally back to it at the end.
+# compiles the firmware, the firmware tests and the emulated Pico's bundle
+# once before the workers start, so no two workers compile the same files,
+# and each worker hands its fuzz tally back to it at the end.
 
 def in_worker(config):
     return hasattr(config, "workerinput")
@@ -102,6 +102,9 @@ def pytest_sessionstart(session):
         from host_tools import runtime
         runtime.build_firmware()
         runtime.compile_tree(FIRMWARE_TESTS, runtime.TESTS_MPY)
+        from host_tools import emulator
+        if not emulator.missing():
+            emulator.bundle()  # the emulated Pico's, compiled once for every worker
 
 
 def pytest_collection_modifyitems(config, items):

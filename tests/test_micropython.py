@@ -180,3 +180,12 @@ def test_compile_tree_compiles_only_what_changed(tmp_path):
     result = runtime.run_micropython(
         "import sys; sys.path.insert(0, %r); import a; print(a.A)" % str(target))
     assert result.stdout == "3\n"
+
+
+def test_no_two_test_files_share_a_name():
+    """A test module imports a helper or another test module by its name
+    (conftest.py puts every test folder on sys.path), so two files of one
+    name would hide one another: tests/test_network.py once did
+    tests/firmware/engine/test_network.py (docs/developing.md, Tests)."""
+    names = [path.name for path in (REPO / "tests").rglob("*.py")]
+    assert not [name for name in set(names) if names.count(name) > 1], sorted(names)

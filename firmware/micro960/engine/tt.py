@@ -10,7 +10,7 @@ _DEFAULT_KB = const(16)  # on CPython, which has no heap to measure
 # prints the sizes on a Pico). A game's end (the archive written, then the
 # next game set up) needs about 37 KB of it on the console's 192K heap
 # since the modules went into folders (33 before; the 64-bit unix port pays
-# twice a board's bytes for each package and name: tests/test_console_game_end.py);
+# twice a board's bytes for each package and name: tests/test_play_game_end.py);
 # 38 leaves some to spare.
 GAME_KB = 38
 _MAX_DEFAULT_KB = const(64)

@@ -4,7 +4,7 @@ too) equal a full refresh in every rule set (castling of
 every kind, promotions, en passant, LRS king captures, null moves); a
 position and its colour-flipped mirror score the same; the search stands
 pat on the network's score; a damaged weights file is refused with its
-reason. (tests/test_network.py checks the scores against reference.py.)
+reason. (tests/test_nnue_reference.py checks the scores against reference.py.)
 """
 import os
 import random

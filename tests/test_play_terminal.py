@@ -241,7 +241,7 @@ def test_ctrl_c_at_the_prompt_under_make_play_saves_and_reports_no_error(tmp_pat
     master, slave = pty.openpty()
     env = dict(os.environ, MICRO960_GAMES=str(tmp_path))
     # (two players: no engine to wait for, nor its thinking on your time,
-    # which the first Ctrl-C would stop; test_console_thinking has that)
+    # which the first Ctrl-C would stop; test_play_thinking has that)
     make = subprocess.Popen(["make", "play", "ARGS=--sp 518 --color both"], cwd=REPO, env=env,
                             stdin=slave, stdout=slave, stderr=slave, start_new_session=True,
                             preexec_fn=as_a_terminal_runs_it)

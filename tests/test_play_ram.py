@@ -9,7 +9,7 @@ typed lines (chosen by a quick search), the engine answers each. After every
 line, and at every finished depth of every search, it collects garbage and
 reads gc.mem_free(); the lowest reading must stay above FLOOR.
 
-    .venv/bin/python tests/test_console_ram.py      prints the figures
+    .venv/bin/python tests/test_play_ram.py      prints the figures
 """
 import sys
 from pathlib import Path
