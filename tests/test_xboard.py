@@ -80,6 +80,14 @@ def test_the_level_option_takes_a_skill_level_or_a_rating(engine):
     assert result.move in board.legal_moves and result.info["depth"] == knobs(LOWEST)[1] == 1
 
 
+def thinking_until_the_move(raw):
+    """The engine's lines up to its move, and the depths its thinking lines reached."""
+    lines = []
+    while not lines or not lines[-1].startswith("move "):
+        lines.append(raw.lines.get(timeout=60)[1])
+    return lines, [int(line.split()[0]) for line in lines if line[:1].isdigit()]
+
+
 def test_a_level_it_does_not_play_is_an_error_and_changes_nothing(raw):
     for line in ("option Level=%d" % (LOWEST - 1), "option Level=99999", "option Level=x",
                  "option Nope=3"):
@@ -90,10 +98,7 @@ def test_a_level_it_does_not_play_is_an_error_and_changes_nothing(raw):
         raw.send("sd 4")
         raw.send("post")
         raw.send("go")
-        lines = []
-        while not lines or not lines[-1].startswith("move "):
-            lines.append(raw.lines.get(timeout=60)[1])
-        depths = [int(line.split()[0]) for line in lines if line[:1].isdigit()]
+        lines, depths = thinking_until_the_move(raw)
         assert depths and max(depths) == deepest, (level, lines)
 
 
@@ -135,10 +140,7 @@ def test_analysis_at_a_level_is_the_whole_engine(raw):
     raw.send("exit")
     raw.send("sd 5")
     raw.send("go")
-    lines = []
-    while not lines or not lines[-1].startswith("move "):
-        lines.append(raw.lines.get(timeout=60)[1])
-    depths = [int(line.split()[0]) for line in lines if line[:1].isdigit()]
+    lines, depths = thinking_until_the_move(raw)
     assert max(depths) == knobs(LOWEST)[1], lines  # play keeps the level's cap
 
 
