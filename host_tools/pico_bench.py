@@ -51,18 +51,17 @@ MOVETIMES = (100, 500, 1000, 2000)
 TABLE_MS = 10000
 TABLE_FENS = ("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
               "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10")
+# Run at the prompt where the console's free heap was just measured (MODES'
+# `search` is its engine).
 TABLE_SEARCH = """
-from micro960.text.console import Console
 from micro960.rules.game import Game
 from micro960.engine.search import Limits
-console = Console(hash_kb=%s)
-engine = console.engine
 for fen in %r:
-    engine.tt.clear()
+    search.tt.clear()
     reached = []
-    engine.on_info = lambda depth, *rest: reached.append(depth)
-    engine.think(Game('chess960', fen), Limits(movetime=%d))
-    print('table', engine.tt.kb, 'depth', reached[-1], 'nodes', engine.nodes)
+    search.on_info = lambda depth, *rest: reached.append(depth)
+    search.think(Game('chess960', fen), Limits(movetime=%d))
+    print('table', search.tt.kb, 'depth', reached[-1], 'nodes', search.nodes)
 """
 # A UCI engine fed lines from the prompt and timed there: the go line is read,
 # searched and answered on the device's clock.
@@ -140,10 +139,14 @@ def end_of_game(pico, ways=game_end.WAYS, names=None):
 
 
 def end_of_game_lines(rows):
+    """A line a row; what the console said is shown where it warned or the
+    game was not archived."""
     for name, way, before, low, archived, said in rows:
-        yield ("end of a game, %s, %s: %d bytes at most (%d free before, %d at least); %s"
+        warned = "warning" in said or "error" in said
+        yield ("end of a game, %s, %s: %d bytes at most (%d free before, %d at least); %s%s"
                % (name, way, before - low, before, low,
-                  "archived" if archived else "NOT archived (%s)" % said))
+                  "archived" if archived else "NOT archived",
+                  " (%s)" % said if warned or not archived else ""))
 
 
 def run(depth=5, perft_depth=4, movetimes=MOVETIMES, table_ms=TABLE_MS, out=print,
@@ -178,6 +181,7 @@ def run(depth=5, perft_depth=4, movetimes=MOVETIMES, table_ms=TABLE_MS, out=prin
                 words = line.split()
                 out("go movetime %s: bestmove after %s ms (%s)" % (words[1], words[2],
                                                                    " ".join(words[3:5])))
+        tables = []
         for mode, code in MODES:
             for table in (16, None):
                 fresh(pico)
@@ -185,6 +189,10 @@ def run(depth=5, perft_depth=4, movetimes=MOVETIMES, table_ms=TABLE_MS, out=prin
                 free, kb = [line for line in said if line.startswith("free ")][-1].split()[1:]
                 out("free heap with the %s loaded and a%s %s KB table: %s bytes"
                     % (mode, "" if table else " default", kb, free))
+                if mode == "console":  # pasted apart: its code is not in the heap measured
+                    tables += [line.split() for line in
+                               run_code(pico, TABLE_SEARCH % (TABLE_FENS, table_ms))
+                               if line.startswith("table")]
         fresh(pico)
         for line in run_code(pico, SCAN):
             if line.startswith("scan"):
@@ -192,13 +200,9 @@ def run(depth=5, perft_depth=4, movetimes=MOVETIMES, table_ms=TABLE_MS, out=prin
                 out("sensor matrix: read in %d us, scanned and debounced in %d us, "
                     "%.1f%% of the CPU at one scan every %d ms"
                     % (read, whole, whole / (10 * period), period))
-        for table in (16, None):
-            fresh(pico)
-            for line in run_code(pico, TABLE_SEARCH % (table, TABLE_FENS, table_ms)):
-                if line.startswith("table"):
-                    words = line.split()
-                    out("console, %s KB table, %d ms a middlegame: depth %s, %d nodes/s"
-                        % (words[1], table_ms, words[3], int(words[5]) * 1000 // table_ms))
+        for words in tables:
+            out("console, %s KB table, %d ms a middlegame: depth %s, %d nodes/s"
+                % (words[1], table_ms, words[3], int(words[5]) * 1000 // table_ms))
         fresh(pico)
         rows = end_of_game(pico, end_ways, endings)
     for line in end_of_game_lines(rows):
