@@ -150,7 +150,10 @@ def end_of_game_lines(rows):
 
 
 def run(depth=5, perft_depth=4, movetimes=MOVETIMES, table_ms=TABLE_MS, out=print,
-        end_ways=game_end.WAYS, endings=None):
+        end_ways=game_end.WAYS, endings=None, heaps=None):
+    """Measure and print (see the module's docstring); 0, or 1 where the
+    emulator cannot run. heaps: the (mode, table KB or None for the
+    default) whose free heap is measured, all of MODES' both ways if None."""
     reason = emulator.missing()
     if reason:
         out("micro960 bench --pico: %s" % reason)
@@ -184,6 +187,8 @@ def run(depth=5, perft_depth=4, movetimes=MOVETIMES, table_ms=TABLE_MS, out=prin
         tables = []
         for mode, code in MODES:
             for table in (16, None):
+                if heaps is not None and (mode, table) not in heaps:
+                    continue
                 fresh(pico)
                 said = run_code(pico, code % table + "\n" + FREE_HEAP % "search.tt.kb")
                 free, kb = [line for line in said if line.startswith("free ")][-1].split()[1:]
