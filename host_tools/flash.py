@@ -396,9 +396,10 @@ class Device:
 
 # A file goes to the board in pieces, each a script `mpremote run` sends and
 # the board runs, carrying its bytes as base64: mpremote's `fs cp` sends 256
-# bytes a command, each compiled by the board (the bundle took 50 s on the
-# emulated Pico that way, 13 s this way). A piece's text is in the board's
-# heap at once: 4 KB of a file is some 16 KB of heap while it is written.
+# bytes a command, each compiled by the board (the bundle took 54 s on the
+# emulated Pico that way, 30 s this way: docs/developing.md, Measurements).
+# A piece's script, its base64 text and the bytes decoded from it are in the
+# board's heap at once, so a piece is a few KB.
 PIECE_BYTES = 4096
 WRITE_PIECE = """\
 from binascii import a2b_base64

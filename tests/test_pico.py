@@ -241,8 +241,9 @@ def test_bench_pico_measures_on_the_device(capsys):
 
 # The most of the heap the end of a game may hold at once on the device: the
 # result, the archive written line by line, the summary, the next game.
-# Measured 15-24 KB (bench --pico, issue 25), with 68-83 KB free before it:
-# the console leaves a game 36 KB (tt.GAME_KB) and more beside its default table.
+# Measured 15-24 KB (bench --pico, issue 25), 24.6-27.2 KB with the network
+# (issue 41), with 67-77 KB free before it: the console leaves a game
+# tt.GAME_KB and more beside its default table.
 END_OF_GAME_BYTES = 28 * 1024
 
 
