@@ -461,7 +461,7 @@ def check_device(info, mpy_format):
     return arch
 
 
-def flash_device(port, board, mpremote):
+def flash_device(port, board, mpremote, selftest=True):
     """The whole flash; returns the exit code."""
     if port is None:
         ports = find_picos(mpremote)
@@ -503,20 +503,26 @@ def flash_device(port, board, mpremote):
         print("All %d files are up to date." % len(paths))
     else:
         device.copy(bundle, changed)
-    print("Self-test on the board:")
-    code, out, err = device.run(["exec", SELFTEST], timeout=600,
-                                on_line=lambda line: print("  " + line, flush=True))
-    lines = (out + err).strip().splitlines()
-    passed = code == 0 and lines and lines[-1].strip() == "self-test passed"
-    if not passed:
-        if err.strip():
-            print(_last_lines(err))
+    if selftest and not run_selftest(device):
         print("The self-test failed; micro960 is on the board but may not work.")
         return 1
     device.run(["reset"], timeout=30)
     print("Done: micro960 starts in %s mode whenever the board is reset. Open a terminal on %s "
           "(e.g. `mpremote connect %s`) and press Enter." % (config.MODE, port, port))
     return 0
+
+
+def run_selftest(device):
+    """Run the self-test on the board, printing its lines; whether it passed."""
+    print("Self-test on the board:")
+    code, out, err = device.run(["exec", SELFTEST], timeout=600,
+                                on_line=lambda line: print("  " + line, flush=True))
+    lines = (out + err).strip().splitlines()
+    if code == 0 and lines and lines[-1].strip() == "self-test passed":
+        return True
+    if err.strip():
+        print(_last_lines(err))
+    return False
 
 
 # ---------------------------------------------------------------------- cli
@@ -533,6 +539,9 @@ def build_parser():
                              "board's name; pico with --dry-run)")
     parser.add_argument("--dry-run", metavar="DIR",
                         help="only build the bundle into DIR, as it would be on the board")
+    parser.add_argument("--no-selftest", dest="selftest", action="store_false",
+                        help="copy and reset, without the self-test (to flash again "
+                             "quickly while changing board.py or the code)")
     return parser
 
 
@@ -546,7 +555,7 @@ def main(argv=None):
             print("Built the %s bundle (native code %s, .mpy v%s) in %s: %d files."
                   % (board, arch, manifest["mpy"], args.dry_run, len(manifest["files"])))
             return 0
-        return flash_device(args.port, args.board, mpremote_executable())
+        return flash_device(args.port, args.board, mpremote_executable(), args.selftest)
     except (FlashError, runtime.ToolMissing) as e:
         sys.stderr.write("micro960 flash: %s\n" % e)
         return 1

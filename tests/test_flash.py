@@ -353,6 +353,13 @@ def test_flash_copies_what_changed_and_runs_the_selftest(device, capsys):
     assert not (device / "lib" / "micro960" / "oldname.py").exists()
     assert "  self-test passed" in out
 
+    # --no-selftest: copied and reset, no self-test.
+    (device / "board.py").write_text("NAME = 'an old one'\n")
+    assert flash.main(["--board", "host", "--port", "fake0", "--no-selftest"]) == 0
+    out = capsys.readouterr().out
+    assert copies(device) == ["board.py"] and "Self-test" not in out, out
+    assert "Done: micro960 starts in console mode" in out
+
 
 def test_flash_reports_a_full_flash(device, monkeypatch, capsys):
     monkeypatch.setenv("FAKE_DEVICE_BYTES", "20000")
