@@ -22,8 +22,7 @@ setup: $(STAMP) $(NODE_STAMP)
 
 $(STAMP): requirements.txt pyproject.toml
 	test -x $(VENV)/bin/python || $(PYTHON) -m venv $(VENV)
-	$(VENV)/bin/python -m pip install --quiet -r requirements.txt
-	$(VENV)/bin/python -m pip install --quiet -e .
+	$(VENV)/bin/python -m pip install --quiet --disable-pip-version-check -r requirements.txt -e .
 	touch $@
 
 # numpy for the network's trainer and its test (requirements-train.txt),
@@ -31,7 +30,7 @@ $(STAMP): requirements.txt pyproject.toml
 TRAIN_STAMP := $(VENV)/requirements-train.stamp
 
 $(TRAIN_STAMP): requirements-train.txt $(STAMP)
-	$(VENV)/bin/python -m pip install --quiet -r requirements-train.txt
+	$(VENV)/bin/python -m pip install --quiet --disable-pip-version-check -r requirements-train.txt
 	touch $@
 
 # The RP2040 emulator for the emulated-Pico tests (tests/test_pico.py) and

@@ -824,11 +824,11 @@ def test_a_malformed_go_is_still_answered_with_bestmove(raw, go):
 # ------------------------------------------------------------ time management
 
 
-# Games at 2 s + 0.1 s each: 4 in `make test` (half a minute, two at a
-# time: each game still runs from a full clock down to moves on the
+# Games at 2 s + 0.1 s each: 2 in `make test` (a quarter of a minute, side
+# by side: each game still runs from a full clock down to moves on the
 # increment alone), 20 in `make fuzz` (tests/fuzzing.py's long budget): a
 # long match is a benchmark's work more than a test's.
-GAMES = 20 if fuzzing.LONG else 4
+GAMES = 20 if fuzzing.LONG else 2
 BASE = 2.0
 INCREMENT = 0.1
 MAX_PLIES = 120  # adjudicated a draw after this
