@@ -154,6 +154,39 @@ def test_a_ctrl_c_while_a_search_polls_leaves_the_input_readable():
     assert int(stops) > 500 and line == "fen"
 
 
+POLLED = '''
+import sys
+sys.path.insert(0, %r)
+from micropython import heap_lock, heap_unlock
+from micro960.lines import StdinLines
+lines = StdinLines()
+lines.poll()  # the first makes the result ipoll reuses
+heap_lock()  # any allocation now raises MemoryError
+try:
+    for _ in range(1000):  # a search's polls over 16,000 nodes
+        lines.poll()
+finally:
+    heap_unlock()
+print("polled")
+print(lines.readline())
+'''
+
+
+def test_polling_for_a_line_allocates_nothing_on_micropython():
+    """A search polls the input every 16 nodes. On the unix port a Ctrl-C
+    is raised from the signal handler wherever the program is, and one that
+    lands in a garbage collection leaves the heap locked for good (a CI run
+    of test_play_thinking's Ctrl-C test died so): polls that allocate nothing
+    give the collector no reason to run during a search. (On a board it
+    saves the collections' time.)"""
+    with subprocess.Popen([runtime.micropython_executable(), "-X", "heapsize=64K", "-c",
+                           POLLED % str(FIRMWARE)], stdin=subprocess.PIPE,
+                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True) as child:
+        polled = child.stdout.readline()  # nothing is typed until the polls are over
+        out = polled + child.communicate("fen\n", timeout=60)[0]
+    assert child.returncode == 0 and out == "polled\nfen\n", out
+
+
 def run_main(tmp_path, typed):
     """firmware/main.py on MicroPython with a board that echoes; its output.
     As on a board, main.py is source and the package is compiled (.mpy)."""

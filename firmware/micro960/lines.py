@@ -321,7 +321,7 @@ class _PolledLines:
     def _read(self, timeout):
         """Read what is ready (waiting up to `timeout` ms for the first
         character, -1 for ever); a finished line, or None."""
-        while not self.ended and self.poller.poll(timeout):
+        while not self.ended and self._ready(timeout):
             ch = self._read_char()
             if not ch:
                 self.ended = True
@@ -333,6 +333,15 @@ class _PolledLines:
         if self.ended:
             return self.editor.finish()
         return None
+
+    def _ready(self, timeout):
+        """Whether a character waits (within `timeout` ms). ipoll, not poll:
+        poll() makes a new list (96 bytes) each call, and a search polls
+        every 16 nodes; the collector ran to clear them, and on the unix
+        port a Ctrl-C that lands in a collection leaves the heap locked."""
+        for _ in self.poller.ipoll(timeout):
+            return True
+        return False
 
     def poll(self):
         return self._read(0)
