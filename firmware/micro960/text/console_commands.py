@@ -130,11 +130,14 @@ def cmd_clock(console, args):
     elif len(args) == 1:
         from micro960.rules.clock import Clock
         game.clock = Clock(args[0], len(game.moves), game.pos.side, console.now)
-        console.start_clock()
     elif args:
         raise ValueError("clock takes one time control (15+10, 5, 40/90+30) or off")
     console.out(game.clock.line() if game.clock else
                 "No clock: the engine thinks %s a move." % seconds_text(console.limits.movetime))
+    if len(args) == 1 and game.clock:
+        # Started once said, so the line shows the time set (5:00, not the
+        # 4:59 it showed when a millisecond ticked by in between).
+        console.start_clock()
 
 
 def cmd_flip(console, args):

@@ -38,6 +38,26 @@ def test_time_controls_as_players_write_them():
         "1:02:05", "15:00", "0:59", "9.5", "0:00", "0:00"]
 
 
+def test_setting_a_clock_shows_the_time_set_then_starts_it():
+    # A clock that ticks a millisecond at each reading: the line said when
+    # the clock is set reads 5:00 for both (it said 4:59 for White when a
+    # millisecond passed between starting the clock and saying it).
+    c, said = console("chess960", 518)
+    ticking = Time()
+
+    def now():
+        ticking.ms += 1
+        return ticking.ms
+
+    c.now = now
+    c.handle("clock 5")
+    assert said[-1] == "Clock 5: White 5:00, Black 5:00.", said
+    assert c.game.clock.running == WHITE  # and White's time runs from now on
+    ticking.wait(2)
+    c.handle("clock")
+    assert said[-1] == "Clock 5: White 4:57, Black 5:00.", said
+
+
 def test_increments_and_a_new_period_after_its_last_move():
     time = Time()
     clock = Clock("2/1+5", now=time)  # 1 minute for every 2 moves, 5 s a move
