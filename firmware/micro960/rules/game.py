@@ -8,8 +8,9 @@
 from micro960.compat import const
 from micro960.rules.history import REMEMBERED, History
 from micro960.rules.movegen import legal_moves
-from micro960.rules.position import BISHOP, KING, KNIGHT, OFF, WHITE, Position, TO64, side_name
-from micro960.rules.ucimove import uci_text
+from micro960.rules.position import (BISHOP, BOTH, KING, KNIGHT, OFF, WHITE, Position, TO64,
+                                     side_name)
+from micro960.rules.ucimove import move_text
 
 # SAN (rules/notation.py) is imported where it is used: the UCI engine, which uses
 # a Game too, never needs it and a small board's heap is spared its code.
@@ -173,10 +174,14 @@ class Game(History):
         exactly, a piece at a time (a line, or a move): a long game is saved
         without its whole text in one piece of a small heap."""
         yield "rules %s\nfen %s\nmoves " % (self.rules.name, self.start_fen)
-        chess960 = self.rules.uci_chess960
+        rules = self.rules
+        # Each move's text without replaying the game (which cost the device
+        # some 6 ms a move at every save): the sides alternate.
+        side = self.pos.side ^ (BOTH if len(self.moves) & 1 else 0)  # the first mover
         space = ""
-        for pos, move in self.replay():
-            yield space + uci_text(pos, move, chess960)
+        for move in self.moves:
+            yield space + move_text(move, side, rules.uci_chess960, rules.orthodox_castling)
+            side ^= BOTH
             space = " "
         yield "\n"
         if self.ended:

@@ -38,15 +38,23 @@ def promotion_type(move):
 def king_destination(pos, move):
     """Where the king lands: for castling the c- or g-file (two squares on,
     in Chess480), else the to-square."""
+    return _king_lands(move, pos.side, pos.orthodox_castling)
+
+
+def _king_lands(move, side, orthodox):
     if is_castle(move):
-        return castle_squares(pos.side, move_to(move), move_from(move),
-                              pos.orthodox_castling)[0]
+        return castle_squares(side, move_to(move), move_from(move), orthodox)[0]
     return move_to(move)
 
 
 def uci_text(pos, move, chess960=True):
     """UCI text; castling is king-takes-rook (e1h1) with chess960, else e1g1."""
-    to = move_to(move) if chess960 else king_destination(pos, move)
+    return move_text(move, pos.side, chess960, pos.orthodox_castling)
+
+
+def move_text(move, side, chess960=True, orthodox=False):
+    """uci_text without the position: `side` moves, castling `orthodox`."""
+    to = move_to(move) if chess960 else _king_lands(move, side, orthodox)
     text = square_name(move_from(move)) + square_name(to)
     if promotion_type(move):
         text += PROMOTION_LETTERS[(move >> 12) - PROMOTE_N]

@@ -1,5 +1,5 @@
 """A game: results with their reasons, claims, undo, save and restore, LRS rules."""
-from micro960.rules.game import Game
+from micro960.rules.game import UNDECIDED, Game
 from micro960.device.storage import load_game
 
 from game_text import san_moves, save_text
@@ -79,6 +79,39 @@ def test_undo_resign_and_claims_need_a_reason():
     game.undo()
     assert game.result() == "*"
     assert raises(ValueError, Game("chess960").undo)
+
+
+def test_a_save_names_each_move_as_the_position_before_it_would():
+    # save_pieces writes the moves without replaying the game (the sides
+    # alternate): the same text as uci_text in each position, castling
+    # (king-takes-rook or e1g1, orthodox in Chess480 and Shuffle) included.
+    from micro960.rules.position import CASTLE
+    from micro960.rules.ucimove import uci_text
+    from micro960.rules.variants import NAMES, Rules
+    seed = 1
+    castled = {}
+    for name in NAMES:
+        rules = Rules(name)
+        for number in range(6):  # set-ups chosen, not random: the same games each run
+            black = (number * 7) % rules.setups if rules.two_ranks else None
+            first = (number * 131) % rules.setups if rules.setups > 1 else None
+            game = Game(rules, number=first, black_number=black)
+            for _ in range(120):
+                moves = game.legal_moves()
+                if not moves or game.result() != UNDECIDED:
+                    break
+                seed = (seed * 1103515245 + 12345) & 0x7FFFFFFF
+                castles = [move for move in moves if move >> 12 == CASTLE]
+                move = castles[0] if castles and seed & 1 else moves[(seed >> 1) % len(moves)]
+                if move >> 12 == CASTLE:
+                    castled[name] = castled.get(name, 0) + 1
+                game.push(move)
+            pieces = game.save_pieces()
+            assert next(pieces).endswith("\nmoves ")
+            for pos, move in game.replay():
+                assert next(pieces).strip() == uci_text(pos, move, game.rules.uci_chess960), name
+            assert next(pieces) == "\n"
+    assert all(castled.get(name) for name in ("classical", "shuffle", "chess480")), castled
 
 
 def test_save_and_load_give_the_same_game():
