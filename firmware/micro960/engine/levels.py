@@ -34,7 +34,7 @@ from micro960.compat import zeros
 
 # rating, nodes a move, depth, noise (centipawns); what it scored
 LEVELS = (
-    (1050, 300, 1, 220),  # 15/60 against 1250: -191 +/- 99
+    (1050, 300, 1, 220),  # 58/200 against 1250: -155.5 +/- 47.3
     (1250, 300, 1, 100),  # 56.5/200 against 1450: -161.9 +/- 45.5
     (1450, 1000, 2, 60),  # 85/200 against Stockfish 1450: -52.5 +/- 45.4
     (1650, 3000, 3, 20),  # 83.5/200 against Stockfish 1650: -57.9 +/- 46.7
