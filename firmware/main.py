@@ -17,6 +17,11 @@ from micro960.lines import StdinLines
 def main():
     from micro960.device import board
     config = board.load()
+    if config.CPU_MHZ:
+        import machine
+        from micro960.device.cpu_clock import set_mhz
+        set_mhz(machine, config.CPU_MHZ, config.CHIP)
+        forget("device.cpu_clock")
     lines = StdinLines()  # CR, LF or CR LF end a line, as terminals and GUIs send them
     if config.MODE == "eboard":
         from micro960.eboard.sensorboard import main as sensorboard
@@ -24,7 +29,7 @@ def main():
             return None
     mode, name, echo, hash_kb = config.MODE, config.NAME, config.ECHO, config.HASH_KB
     board = config = None
-    forget_board()  # its code and settings are not needed from here on
+    forget("device.board")  # its code and settings are not needed from here on
     if mode == "uci":
         return uci(lines, None, hash_kb)
     print("micro960 on %s: press Enter to play, or send uci or xboard." % name)
@@ -38,13 +43,14 @@ def main():
         return uci(StdinLines(), "uci", hash_kb)  # fresh lines: no echo, long lines
 
 
-def forget_board():
-    """Unload the board configuration (micro960/device/board.py and /board.py), so
-    the heap they took is free for the engine."""
+def forget(*names):
+    """Unload these modules of micro960 (device.board: and /board.py), so the
+    heap they took is free for the engine."""
     import sys
     from micro960.compat import release
-    release("device.board")
-    sys.modules.pop("board", None)
+    release(*names)
+    if "device.board" in names:
+        sys.modules.pop("board", None)  # /board.py
 
 
 def uci(lines, first, hash_kb):

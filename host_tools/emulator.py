@@ -22,11 +22,12 @@ boots it again too; soft_reset() only starts main.py again on a cleared
 heap, as Ctrl-D at MicroPython's prompt does. files() reads the file system
 on the host.
 
-Time on the device is the emulated 125 MHz clock's (`time.ticks_ms()`), the
-only clock to time it by: this machine runs it several times slower. The
-emulator has no flash-cache (XIP) stalls, so a real Pico is somewhat slower;
-flash erases and writes take no time on its clock (on a Pico, some
-milliseconds each). While the CPU waits (WFE, WFI) the clock jumps to the
+Time on the device is the emulated clock's (`time.ticks_ms()`), the only
+clock to time it by: this machine runs it several times slower. It runs at
+the frequency the firmware sets (200 MHz once micro960's main.py has set
+it), and reads of the flash stall the CPU as the XIP cache makes them
+(host_tools/pico/timing.mjs, which says what it leaves out); flash erases
+and writes take no time on its clock (on a Pico, some milliseconds each). While the CPU waits (WFE, WFI) the clock jumps to the
 next timer, and stands still with none set, unless real_time says so.
 
     with EmulatedPico() as pico:

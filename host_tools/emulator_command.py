@@ -36,10 +36,10 @@ DESCRIPTION = (
     "MicroPython 1.28 on the RP2040 emulator rp2040js (Node.js), with micro960 on its flash "
     "as `micro960 flash` installs it, and this terminal on its USB serial console. Type as "
     "on a real Pico's console; Ctrl-C or Ctrl-D quits, and so does the game's quit. The "
-    "emulator runs at about 1/5 of a real Pico's speed on a PC (less on a busy one) and "
-    "has no flash-cache stalls: the engine's thinking time is counted on the board's "
+    "emulator runs at about 1/6 of a real Pico's speed on a PC (less on a busy one), "
+    "flash-cache stalls and all: the engine's thinking time is counted on the board's "
     "clock, which runs that much slower while the board computes, so a move takes about "
-    "five times longer here; while the board waits for you its clock runs in real time "
+    "six times longer here; while the board waits for you its clock runs in real time "
     "(a game clock counts your thinking). Each run starts from a freshly flashed board: "
     "nothing is kept from the last. Piped input is sent line by line as it comes, and "
     "`quit` at its end: printf 'e4\\nquit\\n' | micro960 emulator.")

@@ -1,11 +1,15 @@
 """`micro960 bench --pico`: the benchmarks on the emulated Pico, timed by its own clock.
 
 The firmware runs on stock MicroPython on rp2040js (host_tools/emulator.py),
-and every time is `time.ticks_ms()` on the emulated 125 MHz clock, not this
-machine's. It prints:
+and every time is `time.ticks_ms()` on the emulated clock, not this
+machine's: at 200 MHz, as micro960's main.py sets it (boards/pico/board.py's
+CPU_MHZ), with the flash's stalls behind the XIP cache
+(host_tools/pico/timing.mjs). It prints:
 
 - the search benchmark (micro960/engine/bench.py at --depth): nodes, nodes/s, the
   peak heap and the deepest C stack, with the node signature `bench` gives;
+  at stock MicroPython's 125 MHz and at the board's clock, each with the share
+  of the flash's reads the cache served;
 - perft from the start position to depth 4: leaves/s;
 - how long `go movetime N` takes from the go line to `bestmove`;
 - the free heap with each mode (and the sensor board's game) loaded on a
@@ -20,7 +24,8 @@ machine's. It prints:
   before it less the least seen on its way, measured by the firmware at
   every line said and every write to the flash), and whether games.pgn got it.
 
-The emulator has no flash-cache (XIP) stalls, so a real Pico is somewhat slower.
+The cache model leaves out a few things a board has (timing.mjs says which),
+so a real Pico may be somewhat slower still.
 """
 from . import emulator, game_end
 
@@ -38,6 +43,17 @@ MODES = (("uci", "from micro960.text.uci import Uci\nengine = Uci(None, hash_kb=
                           "from micro960.eboard.game import EBoardGame\n"
                           "engine = EBoardGame(number=518, hash_kb=%s, clock='15+10', "
                           "ponder=True, out=lambda text: None)\nsearch = engine.search"))
+# The search benchmark at `mhz`, and XIP_CTRL's counters of the flash's reads
+# it made: CTR_HIT and CTR_ACC, cleared first.
+SEARCH = """
+import machine
+from micro960.engine import bench
+machine.freq(%d * 1000000)
+machine.mem32[0x1400000c] = 0
+machine.mem32[0x14000010] = 0
+bench.run(%d)
+print('cache', machine.mem32[0x1400000c], machine.mem32[0x14000010])
+"""
 # The free heap, printed after a collection: `FREE_HEAP % "more, to print"`.
 # MicroPython's collector is conservative: a stale word on the C stack, left by
 # what ran before, keeps the block it points to alive, a KB or so that comes and
@@ -46,6 +62,7 @@ MODES = (("uci", "from micro960.text.uci import Uci\nengine = Uci(None, hash_kb=
 FREE_HEAP = ("import gc; scrub = lambda n: n and scrub(n - 1); scrub(12); gc.collect(); "
              "print('free', gc.mem_free(), %s)")
 MOVETIMES = (100, 500, 1000, 2000)
+STOCK_MHZ = 125  # stock MicroPython's clock on an RP2040
 # What the console's table buys: its engine thinks TABLE_MS on each of these
 # middlegames, with a 16 KB table and with the default one (sized from the heap).
 TABLE_MS = 10000
@@ -158,18 +175,25 @@ def run(depth=5, perft_depth=4, movetimes=MOVETIMES, table_ms=TABLE_MS, out=prin
     if reason:
         out("micro960 bench --pico: %s" % reason)
         return 1
-    out("The emulated Pico (rp2040js, stock MicroPython 1.28), timed by its own clock. "
-        "The emulator has no flash-cache stalls, so a real Pico is somewhat slower.")
     from . import flash
     config = flash.board_config("pico")
+    mhz = config.CPU_MHZ or STOCK_MHZ
+    out("The emulated Pico (rp2040js, stock MicroPython 1.28) at %d MHz, timed by its own "
+        "clock, with the flash's stalls behind the XIP cache (host_tools/pico/timing.mjs; "
+        "a real Pico may be somewhat slower still)." % mhz)
     # One board for all: each measure starts on a fresh heap, as on a board
     # just switched on, through a soft reset (a boot costs twice the CPU).
     with emulator.EmulatedPico(matrix=(config.MATRIX_ROW_PINS, config.MATRIX_COL_PINS)) as pico:
         pico.occupy(0xFFFF00000000FFFF)  # the 32 pieces of a start position, for the scan
         at_prompt(pico)
-        for line in run_code(pico, "from micro960.engine import bench\nbench.run(%d)" % depth):
-            if line.startswith(("position", "total")):
-                out("search " + line)
+        for clock in sorted({STOCK_MHZ, mhz}):  # the board's clock last: it stays
+            for line in run_code(pico, SEARCH % (clock, depth)):
+                if line.startswith(("position", "total")):
+                    out("search at %d MHz %s" % (clock, line))
+                elif line.startswith("cache "):
+                    hits, reads = map(int, line.split()[1:])
+                    out("flash cache at %d MHz: %.2f%% of %d reads hit (each halfword the "
+                        "CPU fetches is one)" % (clock, 100 * hits / reads, reads))
         perft = ("from micro960.rules import movegen, position; from micro960 import compat\n"
                  "pos = position.Position()\nbuf = movegen.move_buffer(256 * 5)\n"
                  "start = compat.ticks_ms()\nn = movegen.perft(pos, %d, buf)\n"

@@ -347,7 +347,8 @@ def test_the_move_now_button_makes_the_engine_play_at_once():
 def test_board_settings_are_checked():
     for name, value in (("SENSOR_DRIVER", "reed"), ("LED_DRIVER", "oled"),
                         ("SCAN_PERIOD_MS", 0), ("DEBOUNCE_MS", -5), ("EBOARD_LEVEL", 99999),
-                        ("EBOARD_LEVEL", 21), ("EBOARD_LEVEL", "1500"), ("EBOARD_LEVEL", None)):
+                        ("EBOARD_LEVEL", 21), ("EBOARD_LEVEL", "1500"), ("EBOARD_LEVEL", None),
+                        ("CPU_MHZ", 250), ("CPU_MHZ", 20), ("CPU_MHZ", "200")):
         class Settings:
             pass
         setattr(Settings, name, value)

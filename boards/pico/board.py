@@ -24,6 +24,11 @@ ECHO = True  # serial terminals do not echo: the console writes back what you ty
 # a Pico are in docs/developing.md, "Measurements"). A number fixes it.
 HASH_KB = None
 
+# The CPU's clock in MHz, set at boot: the RP2040 is certified to 200 MHz with
+# its core at 1.15 V, which firmware/micro960/device/cpu_clock.py sets first
+# (stock MicroPython runs it at 125). None: the firmware's own clock.
+CPU_MHZ = 200
+
 # The code mpy-cross emits for viper functions: the Cortex-M0+ is ARMv6-M.
 MPY_ARCH = "armv6m"
 

@@ -14,6 +14,7 @@
 import { createReadStream, openSync, readFileSync, writeSync } from 'fs';
 import { createInterface } from 'readline';
 import { ConsoleLogger, GPIOPinState, LogLevel, Simulator, USBCDC } from 'rp2040js';
+import { deviceClock, flashCache } from './timing.mjs';
 
 const [uf2Path, bootromPath, fsPath, matrix] = process.argv.slice(2);
 const FS_OFFSET = 0xa0000; // where RPI_PICO's MicroPython keeps littlefs
@@ -67,7 +68,7 @@ function serveFlashFunctions(rom) {
     EX: nothing, // flash_exit_xip
     RE: eraseFlash, // flash_range_erase(offset, count, block size, block command)
     RP: programFlash, // flash_range_program(offset, data, count)
-    FC: nothing, // flash_flush_cache: XIP reads here see the flash as it is
+    FC: () => cache.flush(), // flash_flush_cache: the flash changed under the cache
     CX: nothing, // flash_enter_cmd_xip
   };
   const byAddress = {};
@@ -196,50 +197,58 @@ if (matrix) {
   });
 }
 
+// The device's timing (timing.mjs): its clock at the frequency the firmware
+// sets, and the stalls of the flash behind the XIP cache.
+const clock = deviceClock(mcu);
+const cache = flashCache(mcu);
+
 // Start at boot2 in flash, as the boot ROM would after checking it (its
 // flash reads through the SSI are not emulated).
 mcu.core.PC = FLASH_START;
-if (process.env.MICRO960_REAL_TIME_IDLE === '1') {
-  runWaitingInRealTime();
-} else {
-  simulator.execute();
-}
+run(process.env.MICRO960_REAL_TIME_IDLE === '1');
 
-// rp2040js's Simulator.execute() skips the time the CPU waits for an
-// interrupt (WFE, WFI): the device's clock jumps to its next timer, and
-// stands still when none is set, so a board waiting for a person's move
-// would count none of their thinking time. Tests want that (they wait
-// less); a person at `micro960 emulator` does not: here, while the CPU
-// waits, the device's clock runs as this machine's does. (While it
-// computes, each instruction takes its 8 ns of device time, as there.)
-function runWaitingInRealTime() {
-  const { clock } = simulator;
-  const cycleNanos = 1e9 / 125e6;
+// Run the CPU, each instruction taking its cycles (and the stalls of the
+// flash reads it made) at the clock's frequency of the moment.
+// rp2040js's own Simulator.execute() does the same at a fixed 125 MHz with
+// no stalls. While the CPU waits for an interrupt (WFE, WFI) the device's
+// clock jumps to its next timer, and stands still when none is set: tests
+// want that (they wait less). With `realTimeIdle` (a person at `micro960
+// emulator`, whose thinking time a board waiting for a move must count) the
+// device's clock runs as this machine's does while the CPU waits.
+function run(realTimeIdle) {
+  const { core } = mcu;
+  const time = simulator.clock;
   let waitingSince = null; // this machine's time (ns) the device's clock has caught up to
   simulator.stopped = false; // a BKPT that is not a flash function stops it
-  const run = () => {
+  const step = () => {
     for (let i = 0; i < 1000000 && !simulator.stopped; i++) {
-      if (!mcu.core.waiting) {
+      if (!core.waiting) {
         waitingSince = null;
-        clock.tick(mcu.core.executeInstruction() * cycleNanos);
+        const cycles = core.executeInstruction() + cache.stall;
+        cache.stall = 0;
+        time.tick(cycles * clock.cycleNanos);
+        continue;
+      }
+      const alarm = time.nanosToNextAlarm; // 0: no timer set
+      if (!realTimeIdle) {
+        time.tick(alarm);
+        i += alarm / clock.cycleNanos;
         continue;
       }
       const now = Number(process.hrtime.bigint());
       if (waitingSince === null) waitingSince = now;
       const behind = now - waitingSince;
-      const alarm = clock.nanosToNextAlarm; // 0: no timer set
       if (alarm > 0 && alarm <= behind) {
-        clock.tick(alarm); // a timer due in the time passed: it fires, as it would have
+        time.tick(alarm); // a timer due in the time passed: it fires, as it would have
         waitingSince += alarm;
         continue;
       }
-      clock.tick(behind); // caught up: let this machine's time pass, and input come in
+      time.tick(behind); // caught up: let this machine's time pass, and input come in
       waitingSince = now;
-      setTimeout(run, alarm > 0 ? Math.min(10, Math.ceil((alarm - behind) / 1e6)) : 10);
+      setTimeout(step, alarm > 0 ? Math.min(10, Math.ceil((alarm - behind) / 1e6)) : 10);
       return;
     }
-    if (!simulator.stopped) setTimeout(run, 0);
+    if (!simulator.stopped) setTimeout(step, 0);
   };
-  run();
+  step();
 }
-

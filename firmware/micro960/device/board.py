@@ -22,6 +22,7 @@ DEFAULTS = {
     "HASH_KB": None,       # the table's size in KB; None: sized from the free heap (engine/tt.py)
     "ECHO": False,         # the console echoes typing (a serial terminal does not)
     "MPY_ARCH": None,      # mpy-cross -march; None: the host's own
+    "CPU_MHZ": None,       # the CPU's clock set at boot (device/cpu_clock.py); None: the firmware's
     "SENSOR_DRIVER": None,  # "matrix", "shift165", "mcp23017" or None
     "LED_DRIVER": None,    # "ws2812", "shift595" or None
     "LED_COUNT": 0,
@@ -51,6 +52,10 @@ DEFAULTS = {
     "EBOARD_SETUP": False,  # True: the back-rank pieces are placed in turn first
 }
 
+# CPU_MHZ's range: from where USB still runs (48 MHz) to the RP2040's certified
+# 200 MHz (device/cpu_clock.py); faster is overclocking, which a board.py
+# does not do by a setting.
+MIN_MHZ, MAX_MHZ = 48, 200
 SENSOR_DRIVERS = (None, "matrix", "shift165", "mcp23017")
 LED_DRIVERS = (None, "ws2812", "shift595")
 DISPLAY_DRIVERS = (None, "ssd1306")
@@ -77,6 +82,10 @@ class Config:
         if self.HASH_KB is not None and (not isinstance(self.HASH_KB, int) or self.HASH_KB < 1):
             raise ValueError("board.py: HASH_KB must be None or a whole number of KB >= 1, not %r"
                              % (self.HASH_KB,))
+        if self.CPU_MHZ is not None and (not isinstance(self.CPU_MHZ, int)
+                                         or not MIN_MHZ <= self.CPU_MHZ <= MAX_MHZ):
+            raise ValueError("board.py: CPU_MHZ must be None or %d-%d, not %r"
+                             % (MIN_MHZ, MAX_MHZ, self.CPU_MHZ))
         if self.SENSOR_DRIVER not in SENSOR_DRIVERS:
             raise ValueError("board.py: SENSOR_DRIVER must be one of %s or None, not %r"
                              % (", ".join(SENSOR_DRIVERS[1:]), self.SENSOR_DRIVER))

@@ -11,8 +11,7 @@
     search 1 s: depth 4, 1232 nodes, 1259 nodes/s, best move e2e4
     self-test passed
 
-(as it ran on the emulated Pico, tests/test_pico.py: a real board, with its
-flash-cache stalls, is somewhat slower.)
+(as it ran on the emulated Pico at 125 MHz, tests/test_pico.py.)
 
 The last line is `self-test passed` or `FAILED: ...` with every check that
 failed; run() also returns those facts as a dict.
