@@ -6,6 +6,8 @@ machine's: at 200 MHz, as micro960's main.py sets it (boards/pico/board.py's
 CPU_MHZ), with the flash's stalls behind the XIP cache
 (host_tools/pico/timing.mjs). It prints:
 
+- the start-up: ms from reset to the console's board and prompt, at the
+  board's clock and at stock MicroPython's;
 - the search benchmark (micro960/engine/bench.py at --depth): nodes, nodes/s, the
   peak heap and the deepest C stack, with the node signature `bench` gives;
   at stock MicroPython's 125 MHz and at the board's clock, each with the share
@@ -130,6 +132,25 @@ def at_prompt(pico):
     pico.read_until('Type "help()" for more information.')
 
 
+def start_up(pico):
+    """On a board just switched on: its clock's ms from reset to the
+    console's board and prompt (Enter at the banner), read at MicroPython's
+    prompt after a Ctrl-C, where it leaves the board. The clock stands still
+    while the board waits for the host (pico.mjs), so the host's pace adds
+    nothing; the Ctrl-C and the read add a few ms."""
+    pico.read_until("micro960 on ")
+    pico.send("")
+    pico.read_until(lambda line: line.endswith(" to move"))
+    pico.send("\x03", end="")
+    pico.read_until('Type "help()" for more information.')
+    # The new game the console saved goes, for the measures after it to
+    # start as on a board just flashed.
+    said = run_code(pico, "import time\nprint('ticks', time.ticks_ms())\n"
+                          "import os\nfrom micro960.device.storage import CURRENT\n"
+                          "if CURRENT in os.listdir():\n    os.remove(CURRENT)")
+    return int([line for line in said if line.startswith("ticks ")][-1].split()[1])
+
+
 def fresh(pico):
     """From the prompt, a soft reset: main.py started on a cleared heap, as
     on a board just switched on; then its prompt again."""
@@ -167,10 +188,12 @@ def end_of_game_lines(rows):
 
 
 def run(depth=5, perft_depth=4, movetimes=MOVETIMES, table_ms=TABLE_MS, out=print,
-        end_ways=game_end.WAYS, endings=None, heaps=None):
+        end_ways=game_end.WAYS, endings=None, heaps=None, stock_start_up=True):
     """Measure and print (see the module's docstring); 0, or 1 where the
     emulator cannot run. heaps: the (mode, table KB or None for the
-    default) whose free heap is measured, all of MODES' both ways if None."""
+    default) whose free heap is measured, all of MODES' both ways if None;
+    stock_start_up: the start-up at stock MicroPython's clock too (a board
+    of its own)."""
     reason = emulator.missing()
     if reason:
         out("micro960 bench --pico: %s" % reason)
@@ -185,7 +208,8 @@ def run(depth=5, perft_depth=4, movetimes=MOVETIMES, table_ms=TABLE_MS, out=prin
     # just switched on, through a soft reset (a boot costs twice the CPU).
     with emulator.EmulatedPico(matrix=(config.MATRIX_ROW_PINS, config.MATRIX_COL_PINS)) as pico:
         pico.occupy(0xFFFF00000000FFFF)  # the 32 pieces of a start position, for the scan
-        at_prompt(pico)
+        out("start-up at %d MHz: the console's board and prompt %d ms after reset"
+            % (mhz, start_up(pico)))
         for clock in sorted({STOCK_MHZ, mhz}):  # the board's clock last: it stays
             for line in run_code(pico, SEARCH % (clock, depth)):
                 if line.startswith(("position", "total")):
@@ -234,6 +258,11 @@ def run(depth=5, perft_depth=4, movetimes=MOVETIMES, table_ms=TABLE_MS, out=prin
                 % (words[1], table_ms, words[3], int(words[5]) * 1000 // table_ms))
         fresh(pico)
         rows = end_of_game(pico, end_ways, endings)
+    if stock_start_up and mhz != STOCK_MHZ:
+        board = flash.BOARDS / "pico" / "board.py"
+        with emulator.EmulatedPico(extra={"board.py": board.read_text() + "\nCPU_MHZ = None\n"}) as pico:
+            out("start-up at %d MHz (CPU_MHZ None): the console's board and prompt %d ms after "
+                "reset" % (STOCK_MHZ, start_up(pico)))
     for line in end_of_game_lines(rows):
         out(line)
     return 0

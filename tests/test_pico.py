@@ -218,7 +218,7 @@ def test_bench_pico_measures_on_the_device(capsys):
     said = []
     assert pico_bench.run(depth=2, perft_depth=2, movetimes=(300,), table_ms=300,
                           out=said.append, end_ways={"resumed on a clock": (True, True)},
-                          endings=DEVICE_ENDINGS, heaps=CHECKED_HEAPS) == 0
+                          endings=DEVICE_ENDINGS, heaps=CHECKED_HEAPS, stock_start_up=False) == 0
     text = "\n".join(said)
     with capsys.disabled():
         print("\n" + "\n".join(line for line in said if line.startswith(("free heap", "end of"))))
@@ -235,6 +235,8 @@ def test_bench_pico_measures_on_the_device(capsys):
     assert totals[0][1] == totals[1][1] and int(totals[0][1]) > 0 and int(totals[1][2]) > 0, text
     assert len(re.findall(r"flash cache at \d+ MHz: [\d.]+% of \d+ reads hit", text)) == 2, text
     assert "perft startpos depth 2: 400 leaves" in text, text
+    start = re.search(r"start-up at 200 MHz: the console's board and prompt (\d+) ms after reset", text)
+    assert start and 100 < int(start.group(1)) < 10000, text
     go = re.search(r"go movetime 300: bestmove after (\d+) ms", text)
     assert go and 200 <= int(go.group(1)) <= 400, text
     assert len(re.findall(r"free heap with the [\w ]+ loaded and a (default )?\d+ KB table: "
