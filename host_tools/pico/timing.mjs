@@ -16,9 +16,7 @@ const USB_PLL_HZ = 48e6; // pll_usb as every Pico firmware sets it
 // added here as registers that keep what is written and always report lock.
 export function deviceClock(mcu) {
   const clocks = mcu.peripherals[0x40008]; // rp2040js's CLOCKS block keeps its registers
-  const pll = registers({ 0x0: 0x1, 0x4: 0x2d, 0x8: 0, 0xc: 0x77000 }, update);
-  const readPll = pll.readUint32;
-  pll.readUint32 = (offset) => readPll(offset) | (offset === 0 ? 0x80000000 : 0); // CS.LOCK
+  const pll = registers({ 0x0: 0x1, 0x4: 0x2d, 0x8: 0, 0xc: 0x77000 }, update, { 0x0: 0x80000000 }); // CS.LOCK
   mcu.peripherals[0x40028] = pll; // PLL_SYS
   const clock = { hz: 0, cycleNanos: 0 };
   const writeClocks = clocks.writeUint32.bind(clocks);
@@ -52,9 +50,7 @@ export function deviceClock(mcu) {
   // The core's regulator (VREG_AND_CHIP_RESET), which rp2040js leaves out:
   // VREG keeps its VSEL (1.10 V at reset), so that a test can see the
   // firmware raise it before a clock above 133 MHz; ROK (bit 12) is set.
-  const vreg = registers({ 0x0: 0xb1, 0x4: 0x91, 0x8: 0 }, () => {});
-  const readVreg = vreg.readUint32;
-  vreg.readUint32 = (offset) => readVreg(offset) | (offset === 0 ? 0x1000 : 0);
+  const vreg = registers({ 0x0: 0xb1, 0x4: 0x91, 0x8: 0 }, () => {}, { 0x0: 0x1000 });
   mcu.peripherals[0x40064] = vreg;
 
   update();
@@ -169,13 +165,14 @@ export function flashCache(mcu) {
 
 // A peripheral of plain registers: `value[offset]` holds what was last
 // written (`initial` gives the offsets and their values at reset), and
-// `written(offset, value)` is told of each write. rp2040js writes through
+// `written(offset, value)` is told of each write; `set` {offset: bits} are
+// status bits that always read as 1. rp2040js writes through
 // writeUint32Atomic, with the RP2040's atomic XOR, set and clear aliases.
-function registers(initial, written) {
+function registers(initial, written, set = {}) {
   const value = { ...initial };
   const peripheral = {
     value,
-    readUint32: (offset) => value[offset] ?? 0,
+    readUint32: (offset) => ((value[offset] ?? 0) | (set[offset] ?? 0)) >>> 0,
     writeUint32(offset, data) {
       if (!(offset in value)) return;
       value[offset] = data >>> 0;

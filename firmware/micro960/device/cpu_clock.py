@@ -5,8 +5,8 @@ RP2040 is certified to 200 MHz with its core at 1.15 V (pico-sdk 2.1.1 and
 later set both when built for 200 MHz): 1.6 times the cycles, and about
 that many more nodes a second (docs/developing.md, "Measurements"). Above
 133 MHz the core voltage is raised first and given time to settle, as the
-SDK does. The flash's clock is a fixed divider of the CPU's (2 on a Pico):
-100 MHz at 200, within the 133 MHz of a Pico's W25Q16JV.
+SDK does. The SDK keeps the flash's clock within its limit as the CPU's
+changes (62.5 MHz at 125, 50 MHz at 200: tests/test_pico_timing.py).
 """
 import time
 
