@@ -59,8 +59,9 @@ vfs.mount(vfs.VfsRom(image), '/rom')
 # search poll wrapped to record the free heap (after a collection) at each
 # call, written to a file after every command.
 PROBE_BOOT = """\
-import gc, sys
-sys.path.insert(0, %r)
+import gc, os, sys
+os.chdir(%r)  # as runtime.UCI_BOOT starts the engine
+sys.path.insert(0, '')
 from micro960.text import uci
 REPORT = %r
 low = [1 << 30, 0]
