@@ -62,7 +62,9 @@ fuzz: $(STAMP) $(TRAIN_STAMP) $(NODE_STAMP)
 # Then, unless NNUE_TUNE is 0, NNUE_TUNE more of selfplay's positions
 # (seed NNUE_TUNE_SEED) labelled deeper, at NNUE_TUNE_DEPTH, and the network
 # trained on from those weights on them for NNUE_TUNE_EPOCHS at NNUE_TUNE_LR,
-# the rate falling by NNUE_TUNE_DECAY each epoch.
+# the rate falling by NNUE_TUNE_DECAY each epoch. NNUE_EXTRA and NNUE_TUNE_EXTRA
+# name more data files (plain or .xz, such as ../shared/data/nnue/'s) that each
+# stage trains on beside its own; each file's last games are held back.
 # Everything runs at nice 19: it is long, and the machine's other work comes first.
 NNUE_POSITIONS ?= 300000
 NNUE_DEPTH ?= 8
@@ -80,6 +82,8 @@ NNUE_TUNE_SEED ?= 37
 NNUE_TUNE_EPOCHS ?= 4
 NNUE_TUNE_LR ?= 1e-4
 NNUE_TUNE_DECAY ?= 0.7
+NNUE_EXTRA ?=
+NNUE_TUNE_EXTRA ?=
 
 nnue: $(STAMP) $(TRAIN_STAMP)
 	nice -n 19 $(VENV)/bin/python -m host_tools.nnue.generate --positions $(NNUE_POSITIONS) \
@@ -88,7 +92,7 @@ nnue: $(STAMP) $(TRAIN_STAMP)
 		--depth $(NNUE_SELFPLAY_DEPTH) --seed $(NNUE_SEED) --jobs $(NNUE_JOBS) \
 		--out $(NNUE_DIR)/selfplay.tsv
 	cat $(NNUE_DIR)/games.tsv $(NNUE_DIR)/selfplay.tsv > $(NNUE_DIR)/positions.tsv
-	nice -n 19 $(VENV)/bin/python -m host_tools.nnue.train --data $(NNUE_DIR)/positions.tsv \
+	nice -n 19 $(VENV)/bin/python -m host_tools.nnue.train --data $(NNUE_DIR)/positions.tsv $(NNUE_EXTRA) \
 		--hidden $(NNUE_HIDDEN) --buckets $(NNUE_BUCKETS) --epochs $(NNUE_EPOCHS) --mirror \
 		--seed $(NNUE_SEED) --out $(NNUE_DIR)/float.npz
 	$(VENV)/bin/python -m host_tools.nnue.export --model $(NNUE_DIR)/float.npz \
@@ -97,7 +101,7 @@ nnue: $(STAMP) $(TRAIN_STAMP)
 		nice -n 19 $(VENV)/bin/python -m host_tools.nnue.selfplay --positions $(NNUE_TUNE) \
 			--depth $(NNUE_SELFPLAY_DEPTH) --label-depth $(NNUE_TUNE_DEPTH) \
 			--seed $(NNUE_TUNE_SEED) --jobs $(NNUE_JOBS) --out $(NNUE_DIR)/tune.tsv && \
-		nice -n 19 $(VENV)/bin/python -m host_tools.nnue.train --data $(NNUE_DIR)/tune.tsv \
+		nice -n 19 $(VENV)/bin/python -m host_tools.nnue.train --data $(NNUE_DIR)/tune.tsv $(NNUE_TUNE_EXTRA) \
 			--init $(NNUE_DIR)/micro960.nnue --epochs $(NNUE_TUNE_EPOCHS) --lr $(NNUE_TUNE_LR) \
 			--decay $(NNUE_TUNE_DECAY) --mirror --seed $(NNUE_SEED) --out $(NNUE_DIR)/tuned.npz && \
 		$(VENV)/bin/python -m host_tools.nnue.export --model $(NNUE_DIR)/tuned.npz \

@@ -373,6 +373,36 @@ def test_training_from_a_weights_file_starts_from_its_values(pipeline, tmp_path)
     assert np.abs(later.params["w1"] - start.params["w1"]).max() < 0.01  # on from it, not anew
 
 
+def test_training_takes_several_files_xz_ones_too_and_holds_back_each_ones_end(pipeline,
+                                                                                 tmp_path):
+    """Positions made elsewhere (../shared/data/nnue/'s .xz) train beside
+    make nnue's: each file's last games are held back, so every source's
+    games are judged on positions training never saw."""
+    import lzma
+    from host_tools.nnue import validate
+    train = pipeline["train"]
+    lines = pipeline["data"].read_text().splitlines(keepends=True)
+    first, second = tmp_path / "first.tsv", tmp_path / "second.tsv.xz"
+    first.write_text("".join(lines[:300]))
+    with lzma.open(second, "wt") as f:
+        f.write("".join(lines[300:]))
+    training, held = train.load_files([first, second], 1, 0.2)
+    whole = train.load_positions(pipeline["data"], 1)
+    cut = 300 - int(300 * 0.2), len(lines) - int((len(lines) - 300) * 0.2)
+    index = np.r_[0:cut[0], 300:cut[1]], np.r_[cut[0]:300, cut[1]:len(lines)]
+    for part, rows in zip((training, held), index):
+        assert all(np.array_equal(a, b[rows]) for a, b in zip(part, whole))
+    assert [fen for fen, _, _, _ in validate.held_back([first, second], 0.2)] == \
+        [lines[i].split("\t")[0] for i in index[1]]
+    model = tmp_path / "float.npz"
+    train.main(["--data", str(first), str(second), "--hidden", "8", "--epochs", "1",
+                "--validation", "0.2", "--out", str(model)])
+    assert int(np.load(model)["positions"]) == len(lines)
+    second.write_bytes(second.read_bytes()[:40])  # a damaged download: one line saying why
+    with pytest.raises(SystemExit, match="^train: "):
+        train.main(["--data", str(first), str(second), "--out", str(model)])
+
+
 def test_make_nnue_runs_every_stage_on_a_tiny_sample(pipeline, tmp_path):
     """`make nnue` as a user runs it, every stage (the deeper-labelled
     second one too) on a few positions: a weights file the firmware reads."""
@@ -380,12 +410,16 @@ def test_make_nnue_runs_every_stage_on_a_tiny_sample(pipeline, tmp_path):
                                                  os.environ.get("PATH", "")]))
     small = ["NNUE_POSITIONS=40", "NNUE_DEPTH=2", "NNUE_SELFPLAY=100", "NNUE_SELFPLAY_DEPTH=2",
              "NNUE_TUNE=100", "NNUE_TUNE_DEPTH=3", "NNUE_HIDDEN=8", "NNUE_EPOCHS=2",
-             "NNUE_TUNE_EPOCHS=1", "NNUE_DIR=%s" % tmp_path, "VENV=%s" % Path(sys.prefix)]
+             "NNUE_TUNE_EPOCHS=1", "NNUE_DIR=%s" % tmp_path, "VENV=%s" % Path(sys.prefix),
+             "NNUE_EXTRA=%s" % pipeline["data"], "NNUE_TUNE_EXTRA=%s" % pipeline["data"]]
     done = subprocess.run(["make", "-s", "-o", "%s/requirements.stamp" % sys.prefix,
                            "-o", "%s/requirements-train.stamp" % sys.prefix, "nnue"] + small,
                           cwd=str(REPO), env=env, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-2000:]
     assert len((tmp_path / "tune.tsv").read_text().splitlines()) == 100
+    extra = len(data_lines(pipeline))  # each stage trained on NNUE_EXTRA's file as well
+    assert "%d positions, N=8" % (40 + 100 + extra) in done.stderr
+    assert "%d positions, N=8" % (100 + extra) in done.stderr
     weights = reference.read(tmp_path / "micro960.nnue")
     assert (weights.hidden, weights.buckets) == (8, 4)
     assert (tmp_path / "tuned.npz").exists()

@@ -3,6 +3,9 @@
     python -m host_tools.nnue.train --data build/nnue/positions.tsv --hidden 32 \
         --epochs 20 --out build/nnue/float.npz
 
+--data takes several files, each plain or xz-compressed (`.xz`), so that
+positions made elsewhere (../shared/data/nnue/) train beside make nnue's.
+
 The network is reference.py's, in floats: accumulators of N values (the
 bias plus one weight row per piece, from each side's perspective, one
 shared matrix), clipped to 0..1 and squared, then the side to move's N and
@@ -20,7 +23,7 @@ position costs little and a 90 cp error in a level one costs much:
 
 Optimised with Adam on minibatches; every random choice (initial weights,
 the order of the batches) comes from --seed. The validation part is the
-last --validation of the file: whole games, unseen in training.
+last --validation of each file: whole games, unseen in training.
 
 The first layer is sparse: at most 32 of 768 inputs are on. Its forward pass
 gathers and sums the weight rows of the pieces (no 768-wide product), and
@@ -28,6 +31,7 @@ its gradient adds each row's share back with one np.bincount, which is what
 makes this train fast on two cores.
 """
 import argparse
+import lzma
 import sys
 import time
 from pathlib import Path
@@ -46,10 +50,15 @@ W2_LIMIT = 2.5  # * SCALE * QB (32) stays under 32,767
 PSQT_LIMIT = 1000 / SCALE  # 1,000 cp: 32 pieces' sum stays under 32,767
 
 
+def open_data(path):
+    """A data file to read as text, xz-compressed if its name ends in .xz."""
+    return lzma.open(path, "rt") if str(path).endswith(".xz") else open(path)
+
+
 def load_positions(path, buckets):
     """A data file -> (stm inputs, other inputs, buckets, scores, results) arrays."""
     ours, theirs, bucket, scores, results = [], [], [], [], []
-    with open(path) as f:
+    with open_data(path) as f:
         for number, line in enumerate(f, 1):
             parts = line.rstrip("\n").split("\t")
             if len(parts) != 4:
@@ -228,6 +237,13 @@ def split(data, fraction):
     return tuple(a[:cut] for a in data), tuple(a[cut:] for a in data)
 
 
+def load_files(paths, buckets, fraction):
+    """(training, validation) of several data files: each file's last
+    `fraction` is held back (split), so every source's games are judged."""
+    parts = [split(load_positions(path, buckets), fraction) for path in paths]
+    return tuple(tuple(np.concatenate(arrays) for arrays in zip(*side)) for side in zip(*parts))
+
+
 def mirrored(data):
     """The positions turned left to right (file a <-> h): the same positions
     to a network that sees no castling rights, and as likely in Chess960,
@@ -240,10 +256,12 @@ def mirrored(data):
 def train(data, hidden=32, buckets=1, epochs=10, batch=256, lr=2e-3, decay=0.9, k=400.0,
           lam=1.0, validation=0.05, seed=1, say=print, mirror=False, init=None):
     """Train a Network; returns it and the loss history [(epoch, train, validation)].
-    mirror: train on each position and its left-right mirror; init: a
-    reference.Weights to start from (its N and buckets, not hidden's and buckets')."""
+    data: one file's arrays, its last `validation` held back, or load_files'
+    (training, validation) pair. mirror: train on each position and its
+    left-right mirror; init: a reference.Weights to start from (its N and
+    buckets, not hidden's and buckets')."""
     rng = np.random.default_rng(seed)
-    train_part, val_part = split(data, validation)
+    train_part, val_part = data if len(data) == 2 else split(data, validation)
     if mirror:
         train_part = tuple(np.concatenate(pair) for pair in zip(train_part, mirrored(train_part)))
     if not len(val_part[0]):
@@ -279,7 +297,8 @@ def train(data, hidden=32, buckets=1, epochs=10, batch=256, lr=2e-3, decay=0.9, 
 def build_parser():
     p = argparse.ArgumentParser(prog="python -m host_tools.nnue.train",
                                 description="Train micro960's network on labelled positions.")
-    p.add_argument("--data", default="build/nnue/positions.tsv", help="generate.py's file")
+    p.add_argument("--data", nargs="+", default=["build/nnue/positions.tsv"],
+                   help="generate.py's or selfplay.py's files (.xz ones too)")
     p.add_argument("--out", default="build/nnue/float.npz", help="the float weights to write")
     p.add_argument("--hidden", type=int, default=32, help="accumulator size N (16, 32, 64)")
     p.add_argument("--buckets", type=int, default=1, help="output buckets by material count")
@@ -310,18 +329,19 @@ def main(argv=None):
         if args.init:
             init = read(args.init)
             args.hidden, args.buckets = init.hidden, init.buckets
-        data = load_positions(args.data, args.buckets)
-    except (OSError, ValueError) as e:
+        data = load_files(args.data, args.buckets, args.validation)
+    except (OSError, ValueError, EOFError, lzma.LZMAError) as e:
         sys.exit("train: %s" % e)
     say = lambda line: print(line, file=sys.stderr, flush=True)  # noqa: E731
-    say("%d positions, N=%d, %d bucket(s)" % (len(data[0]), args.hidden, args.buckets))
+    positions = len(data[0][0]) + len(data[1][0])
+    say("%d positions, N=%d, %d bucket(s)" % (positions, args.hidden, args.buckets))
     start = time.time()
     net, history = train(data, args.hidden, args.buckets, args.epochs, args.batch, args.lr,
                          args.decay, args.k, args.lam, args.validation, args.seed, say,
                          args.mirror, init)
     say("trained in %.0f s; validation loss %.5f" % (time.time() - start, min(h[2] for h in history)))
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
-    net.save(args.out, k=args.k, lam=args.lam, positions=len(data[0]),
+    net.save(args.out, k=args.k, lam=args.lam, positions=positions,
              history=np.array(history, np.float64))
 
 

@@ -1,11 +1,12 @@
 """How close a weights file's integer scores come to Stockfish's labels on
-the held-back games (the data file's last --validation, as train.py holds
+the held-back games (each data file's last --validation, as train.py holds
 them back), beside micro960's hand-written evaluation on the same positions.
 
     python -m host_tools.nnue.validate --weights firmware/micro960/micro960.nnue \
         --data build/nnue/positions.tsv
 """
 import argparse
+import lzma
 import math
 import sys
 
@@ -13,9 +14,15 @@ from . import reference
 from .generate import FIRMWARE  # noqa: F401 (puts firmware/ on sys.path)
 
 
-def held_back(path, fraction):
-    lines = [line.rstrip("\n").split("\t") for line in open(path)]
-    return lines[len(lines) - int(len(lines) * fraction):]
+def held_back(paths, fraction):
+    """The last `fraction` of each file's lines, split into their fields."""
+    from .train import open_data
+    kept = []
+    for path in paths:
+        with open_data(path) as f:
+            lines = [line.rstrip("\n").split("\t") for line in f]
+        kept += lines[len(lines) - int(len(lines) * fraction):]
+    return kept
 
 
 def hand_written(fen, rules):
@@ -44,7 +51,8 @@ def build_parser():
     p = argparse.ArgumentParser(prog="python -m host_tools.nnue.validate",
                                 description="The network and the hand-written evaluation against Stockfish.")
     p.add_argument("--weights", default="firmware/micro960/micro960.nnue", help="the weights file")
-    p.add_argument("--data", default="build/nnue/positions.tsv", help="generate.py's file")
+    p.add_argument("--data", nargs="+", default=["build/nnue/positions.tsv"],
+                   help="generate.py's or selfplay.py's files (.xz ones too)")
     p.add_argument("--validation", type=float, default=0.05, help="the share held back, as in training")
     p.add_argument("--k", type=float, default=400.0, help="the sigmoid's scale in centipawns")
     return p
@@ -55,7 +63,7 @@ def main(argv=None):
     try:
         weights = reference.read(args.weights)
         lines = held_back(args.data, args.validation)
-    except (OSError, ValueError) as e:
+    except (OSError, ValueError, EOFError, lzma.LZMAError) as e:
         sys.exit("validate: %s" % e)
     if not lines:
         sys.exit("validate: no positions held back")
