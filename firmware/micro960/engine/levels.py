@@ -2,9 +2,9 @@
 UCI_Elo) or a skill level 0-19 (`level 7`, UCI's Skill Level), each made of
 three knobs:
 
-- nodes: the most a move may search, in the Pico's nodes (the emulated Pico
-  searches about 2,600 a second, so 12,000 is its five seconds): the same
-  strength on the device and on a PC;
+- nodes: the most a move may search, in the Pico's nodes (docs/developing.md's
+  Measurements give the Pico's nodes a second): the same strength on the
+  device and on a PC, and at any clock;
 - depth: the deepest iteration, so a level misses the tactics beyond it
   however fast it runs. These two are the weakening: a lower level sees
   less, as a weaker player does;
