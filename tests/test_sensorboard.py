@@ -530,6 +530,9 @@ def test_the_display_shows_a_set_up_phase_as_it_stands_on_micropython():
     each piece placed."""
     firmware, fakes = mpy_paths()
     code = SET_UP_ON_THE_DISPLAY % {"firmware": firmware, "fakes": fakes, "start": START}
-    result = runtime.run_micropython(code, heap="224K", timeout=120)
+    # 224K failed 1 run in 3 in a clone 45 characters deeper than usual: the
+    # modules' paths (this code imports by absolute path) and stale stack
+    # words. The device's own heap is measured by `micro960 bench --pico`.
+    result = runtime.run_micropython(code, heap="256K", timeout=120)
     assert result.returncode == 0, result.stdout + result.stderr
     assert result.stdout.split() == ["." * 16, "True", "x" + "." * 15], result.stdout
