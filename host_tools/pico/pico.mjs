@@ -14,6 +14,7 @@
 import { createReadStream, openSync, readFileSync, writeSync } from 'fs';
 import { createInterface } from 'readline';
 import { ConsoleLogger, GPIOPinState, LogLevel, Simulator, USBCDC } from 'rp2040js';
+import { twoCores } from './cores.mjs';
 import { deviceClock, flashCache } from './timing.mjs';
 
 const [uf2Path, bootromPath, fsPath, matrix] = process.argv.slice(2);
@@ -201,38 +202,38 @@ if (matrix) {
 // sets, and the stalls of the flash behind the XIP cache.
 const clock = deviceClock(mcu);
 const cache = flashCache(mcu);
+// Both of the RP2040's cores (cores.mjs): core 1 waits in the boot ROM
+// until the firmware launches it.
+const chip = twoCores(simulator, clock, cache);
 
 // Start at boot2 in flash, as the boot ROM would after checking it (its
 // flash reads through the SSI are not emulated).
 mcu.core.PC = FLASH_START;
 run(process.env.MICRO960_REAL_TIME_IDLE === '1');
 
-// Run the CPU, each instruction taking its cycles (and the stalls of the
-// flash reads it made) at the clock's frequency of the moment.
-// rp2040js's own Simulator.execute() does the same at a fixed 125 MHz with
-// no stalls. While the CPU waits for an interrupt (WFE, WFI) the device's
-// clock jumps to its next timer, and stands still when none is set: tests
-// want that (they wait less). With `realTimeIdle` (a person at `micro960
-// emulator`, whose thinking time a board waiting for a move must count) the
-// device's clock runs as this machine's does while the CPU waits.
+// Run the cores, each instruction taking its cycles (and the stalls of the
+// flash reads it made) at the clock's frequency of the moment (cores.mjs).
+// rp2040js's own Simulator.execute() runs one core at a fixed 125 MHz with
+// no stalls. While both cores wait for an interrupt or an event (WFE, WFI)
+// the device's clock jumps to its next timer, and stands still when none is
+// set: tests want that (they wait less). With `realTimeIdle` (a person at
+// `micro960 emulator`, whose thinking time a board waiting for a move must
+// count) the device's clock runs as this machine's does while they wait.
 function run(realTimeIdle) {
-  const { core } = mcu;
   const time = simulator.clock;
   let waitingSince = null; // this machine's time (ns) the device's clock has caught up to
   simulator.stopped = false; // a BKPT that is not a flash function stops it
   const step = () => {
-    for (let i = 0; i < 1000000 && !simulator.stopped; i++) {
-      if (!core.waiting) {
+    for (let i = 0; i < 1000000 && !simulator.stopped;) {
+      if (!chip.sleeping) {
         waitingSince = null;
-        const cycles = core.executeInstruction() + cache.stall;
-        cache.stall = 0;
-        time.tick(cycles * clock.cycleNanos);
+        i += chip.run(1000000 - i);
         continue;
       }
       const alarm = time.nanosToNextAlarm; // 0: no timer set
       if (!realTimeIdle) {
         time.tick(alarm);
-        i += alarm / clock.cycleNanos;
+        i += 1 + alarm / clock.cycleNanos;
         continue;
       }
       const now = Number(process.hrtime.bigint());
@@ -241,6 +242,7 @@ function run(realTimeIdle) {
       if (alarm > 0 && alarm <= behind) {
         time.tick(alarm); // a timer due in the time passed: it fires, as it would have
         waitingSince += alarm;
+        i++;
         continue;
       }
       time.tick(behind); // caught up: let this machine's time pass, and input come in
