@@ -21,6 +21,9 @@ CPU_MHZ), with the flash's stalls behind the XIP cache
   the time to read the 64 squares, to scan and debounce, and the CPU share;
 - the depth and nodes/s of the console's engine on two middlegames with
   each of those tables;
+- the same middlegames searched by one search and by two at once (UCI
+  Threads 2: the second on core 1): depth, nodes/s of both, the helper's C
+  stack, and the free heap with the helper made;
 - the end of a game on the console (host_tools/game_end.py): for each way a
   game ends, the most of the heap its end holds at once (the free heap
   before it less the least seen on its way, measured by the firmware at
@@ -82,6 +85,26 @@ for fen in %r:
     search.think(Game('chess960', fen), Limits(movetime=%d))
     print('table', search.tt.kb, 'depth', reached[-1], 'nodes', search.nodes)
 """
+# One search and then two (UCI Threads 2: a helper on core 1, engine/smp.py)
+# think TWO_CORES_MS on each of TABLE_FENS with a 16 KB table: depth, nodes
+# of both, the helper's C stack; then the free heap with the helper made.
+TWO_CORES = """
+import gc
+from micro960.rules.game import Game
+from micro960.engine.search import Limits, Search
+search = Search(16)
+for threads in (1, 2):
+    search.set_threads(threads)
+    for fen in %r:
+        search.tt.clear()
+        reached = []
+        search.on_info = lambda depth, *rest: reached.append(depth)
+        search.think(Game('chess960', fen), Limits(movetime=%d))
+        helper = search.helping
+        print('cores', threads, reached[-1], search.all_nodes(),
+              helper.search.stack_peak if helper else 0)
+""" + FREE_HEAP % "0"
+TWO_CORES_MS = 5000
 # A UCI engine fed lines from the prompt and timed there: the go line is read,
 # searched and answered on the device's clock.
 TIMED_GO = """
@@ -187,8 +210,23 @@ def end_of_game_lines(rows):
                   " (%s)" % said if warned or not archived else ""))
 
 
+def two_cores(pico, mhz, ms, out):
+    """Print what a second search on core 1 gives: nodes a second and depth
+    with one search and with two, the helper's C stack, the heap left."""
+    said = run_code(pico, TWO_CORES % (TABLE_FENS, ms))
+    rows = [[int(word) for word in line.split()[1:]] for line in said if line.startswith("cores ")]
+    free = [line for line in said if line.startswith("free ")][-1].split()[1]
+    for one, two in zip(rows[:len(rows) // 2], rows[len(rows) // 2:]):
+        out("two cores at %d MHz, 16 KB table, %d ms a middlegame: depth %d, %d nodes/s "
+            "(one search: depth %d, %d nodes/s; %.2fx); the helper's C stack %d bytes"
+            % (mhz, ms, two[1], two[2] * 1000 // ms, one[1], one[2] * 1000 // ms,
+               two[2] / max(1, one[2]), two[3]))
+    out("free heap with a search and its helper (16 KB table): %s bytes" % free)
+
+
 def run(depth=5, perft_depth=4, movetimes=MOVETIMES, table_ms=TABLE_MS, out=print,
-        end_ways=game_end.WAYS, endings=None, heaps=None, stock_start_up=True):
+        end_ways=game_end.WAYS, endings=None, heaps=None, stock_start_up=True,
+        two_cores_ms=TWO_CORES_MS):
     """Measure and print (see the module's docstring); 0, or 1 where the
     emulator cannot run. heaps: the (mode, table KB or None for the
     default) whose free heap is measured, all of MODES' both ways if None;
@@ -256,6 +294,8 @@ def run(depth=5, perft_depth=4, movetimes=MOVETIMES, table_ms=TABLE_MS, out=prin
         for words in tables:
             out("console, %s KB table, %d ms a middlegame: depth %s, %d nodes/s"
                 % (words[1], table_ms, words[3], int(words[5]) * 1000 // table_ms))
+        fresh(pico)
+        two_cores(pico, mhz, two_cores_ms, out)
         fresh(pico)
         rows = end_of_game(pico, end_ways, endings)
     if stock_start_up and mhz != STOCK_MHZ:

@@ -58,6 +58,8 @@ HEAPS = {"test_game": "96K", "test_lrs": "96K",
          # 112K before its searchmoves tests brought in uci.py's RootMoves.
          "test_search": "160K",  # 128K before the network's 24.7 KB of weights (N=16)
          "test_levels": "160K",  # searches as test_search's
+         # Two searches at once (engine/smp.py), each with its buffers and accumulators.
+         "test_smp": "192K",
          # The search watched at every node (frames of the path, FEN strings).
          "test_selective": "128K",
          # Search objects made one after another; 96K did not pass.

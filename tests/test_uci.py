@@ -177,6 +177,36 @@ def test_bad_option_values_get_an_info_string_and_change_nothing(raw):
     assert raw.expect("bestmove")[1].split()[:2] == ["bestmove", "d5f6"]
 
 
+def test_threads_2_searches_on_a_second_thread(raw):
+    """Threads 2 (engine/smp.py): a helper searches beside the main search;
+    `go nodes` counts both, a `stop` ends both, and 3 is refused."""
+    raw.send("uci")
+    raw.expect("uciok")
+    raw.send("setoption name Threads value 3")
+    assert raw.expect("info string")[1] == "info string setoption: 3 is outside 1..2"
+    raw.send("setoption name Threads value 2")
+    raw.send("position startpos moves e2e4 e7e5")
+    raw.send("go nodes 6000")
+    infos = []
+    while True:
+        line = raw.expect("")[1]
+        if line.startswith("bestmove"):
+            break
+        infos.append(line)
+    board = chess.Board()
+    board.push_uci("e2e4")
+    board.push_uci("e7e5")
+    assert chess.Move.from_uci(line.split()[1]) in board.legal_moves, line
+    nodes = [int(info.split(" nodes ")[1].split()[0]) for info in infos if " nodes " in info]
+    assert nodes and nodes[-1] <= 6000 + 200, infos
+    raw.send("go infinite")
+    raw.expect("info depth 3 ")
+    raw.send("stop")
+    assert chess.Move.from_uci(raw.expect("bestmove")[1].split()[1]) in board.legal_moves
+    raw.send("isready")
+    raw.expect("readyok")
+
+
 # ------------------------------------------------------------ go
 
 

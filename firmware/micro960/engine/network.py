@@ -70,6 +70,11 @@ class Network:
         shape[_HIDDEN], shape[_BUCKETS], shape[_QA], shape[_QB] = hidden, buckets, qa, qb
         shape[_QA_SHIFT] = len(bin(qa)) - 3
 
+    def twin(self):
+        """A network with these weights and accumulators of its own, for a
+        second search running at the same time (engine/smp.py)."""
+        return Network(self.rows8, self.rows, self.hidden, self.buckets, self.qa, self.qb)
+
 
 def network():
     """The network, read from its file (engine/netfile.py) on the first call. A

@@ -24,11 +24,12 @@ _PROMOTE_Q = const(7)
 
 @micropython.viper
 def order_moves(board_obj, moves: ptr16, order: ptr16, start: int, end: int,
-                hash_move: int, killer1: int, killer2: int, history: ptr16, guarded: int):
+                hash_move: int, killer1: int, killer2: int, history: ptr16, guarded: int,
+                lifted):
     """Give each move an ordering score: hash move, captures by most valuable
     victim and then least valuable attacker, promotions, killers, history.
     With `guarded`, a capture that loses material by static exchange goes
-    after the killers and good quiet moves."""
+    after the killers and good quiet moves (`lifted`: see_ge's scratch)."""
     board = ptr8(board_obj)
     to120 = ptr8(TO120)
     to64 = ptr8(TO64)
@@ -52,7 +53,7 @@ def order_moves(board_obj, moves: ptr16, order: ptr16, start: int, end: int,
             if flag == _PROMOTE_Q:
                 score += 900
             elif guarded and int(value[piece & 7]) > int(value[victim]) and \
-                    not see_ge(board_obj, move, 0):
+                    not see_ge(board_obj, move, 0, lifted):
                 score = int(value[victim]) >> 3
             order[i] = score
         elif flag == _PROMOTE_Q:

@@ -71,12 +71,12 @@ def quiesce(search, alpha: int, beta: int, ply: int, start: int) -> int:
     # a position is scored (Search.scoring: the network's score or the
     # mop-up's), the network's accumulators, rows and shape, whether
     # kings can be taken (LRS: 1) and promotions are to a queen only (2),
-    # the move buffer's size, the square and piece-value tables, and the
-    # node tally. Reading 26 attributes instead took 78 us a call on a Pico
-    # (7% of the search).
+    # the move buffer's size, the square and piece-value tables, the node
+    # tally and the position's scratch for static exchange. Reading 26
+    # attributes instead took 78 us a call on a Pico (7% of the search).
     board_obj, state_obj, squares, counts_obj, kings_obj, slot, castle_mask, saved, en_passant, \
         moves_obj, order_obj, history, frame_obj, scoring, acc, rows, rows8, shape, pending, \
-        hidden_obj, lrs_obj, queen_obj, room_obj, to120_obj, value_obj, tally_obj = search.q
+        hidden_obj, lrs_obj, queen_obj, room_obj, to120_obj, value_obj, tally_obj, lifted = search.q
     tally = ptr32(tally_obj)  # Search.tally: nodes, seldepth, stopped
     board = ptr8(board_obj)
     state = ptr32(state_obj)
@@ -152,7 +152,8 @@ def quiesce(search, alpha: int, beta: int, ply: int, start: int) -> int:
                     end = int(generate(board_obj, squares, first, first + counts[us >> 4],
                                         moves_obj, start,
                                         us | frame[f + _IN_CHECK] | queen_only, state[_EP]))
-                    order_moves(board_obj, moves_obj, order_obj, start, end, 0, 0, 0, history, 0)
+                    order_moves(board_obj, moves_obj, order_obj, start, end, 0, 0, 0, history, 0,
+                                lifted)
                     frame[f + _NEXT] = start
                     frame[f + _END] = end
         else:
@@ -205,7 +206,7 @@ def quiesce(search, alpha: int, beta: int, ply: int, start: int) -> int:
                         move = 0
                         continue  # delta pruning: even winning it cannot reach alpha
                     if int(value[board[int(to120[move & 63])] & 7]) > victim and \
-                            not see_ge(board_obj, move, 0):
+                            not see_ge(board_obj, move, 0, lifted):
                         move = 0
                         continue  # the exchange on that square loses material
                 push_move(board_obj, squares, slot, counts_obj, kings_obj, castle_mask, state_obj,

@@ -109,7 +109,7 @@ def bare_king_to_mate(pos):
 
 
 class Search:
-    def __init__(self, hash_kb=None, buffer_moves=1024):
+    def __init__(self, hash_kb=None, buffer_moves=1024, tt=None):
         self.moves = zeros("H", buffer_moves)
         self.room = buffer_moves  # a node needs 256 free entries to generate into
         self.order = zeros("H", buffer_moves)  # ordering score of each move
@@ -122,6 +122,9 @@ class Search:
         self.root_count = 0
         self.level = 20  # engine/levels.py: 20 is full strength, 0-19 and ratings below it
         self.move_overhead = 30
+        self.helper = None  # with Threads 2, a second search on another core (set_threads)
+        self.helping = None  # the helper while (and after) it searches beside this search
+        self.skip = 0  # plies each iteration goes beyond its number: a helper's 1
         self.rng = random
         self.poll = None  # called now and then; returns True to stop
         self.watch = None  # tests: told enter(depth, alpha, beta), leave(score) of each node
@@ -148,8 +151,9 @@ class Search:
         self.best = 0  # the best move of the last finished iteration
         self.best_root = self.root_raised = 0
         # Last, so that a table sized by the free heap (hash_kb None) leaves
-        # the buffers and the dict above their room.
-        self.tt = TranspositionTable(hash_kb)
+        # the buffers and the dict above their room. A helper shares its main
+        # search's.
+        self.tt = tt if tt is not None else TranspositionTable(hash_kb)
 
     # ---------------------------------------------------------------- driver
 
@@ -170,7 +174,8 @@ class Search:
         self.limits = limits
         self.root_side = pos.side
         self._budget(limits, pos.side)
-        self.tt.new_search()
+        if not self.skip:  # a helper searches in its main search's age of the table
+            self.tt.new_search()
         for i in range(2 * MAX_PLY):
             self.killers[i] = 0
         age_history(self.history)
@@ -179,18 +184,39 @@ class Search:
             # A mate in N is 2N - 1 plies, but the search's reductions can
             # hide it at that depth: look 4 plies further (it stops once found).
             max_depth = min(max_depth, 2 * limits.mate + 4)
-        noise = kept = 0
+        noise = 0
+        levels = None
         self.root_moves = self.root_scores = None  # a level's noise wants them
         if self.level != 20:
             from . import levels  # a board at full strength never loads it
             max_depth, noise = levels.prepare(self, max_depth)
+        helper = self.helping = None
+        # A level plays alone: its ratings were measured with one search.
+        if self.helper and self.level == 20:
+            helper = self.helping = self.helper
+            helper.start(game, limits.generate)
+        try:
+            best, score, kept = self._deepen(limits, max_depth, levels)
+        finally:
+            if helper:
+                helper.finish()
+        if not best:  # not even depth 1 finished: any legal move beats none
+            legal = game.legal_moves()
+            best = legal[0] if legal else 0
+        if noise:
+            best = levels.weaker_choice(self, best, noise, kept)
+        return best, score
+
+    def _deepen(self, limits, max_depth, levels):
+        """think's iterations: (the best move, its score, and with a level's
+        noise the root moves kept for its choice)."""
         best = self.best = 0
-        score = 0
+        score = kept = 0
         self.root_count = 0
         self.root_raised = 0
         for depth in range(1, max_depth + 1):
             self.seldepth = 0
-            value = self._aspiration(depth, score)
+            value = self._aspiration(min(depth + self.skip, MAX_PLY - 4), score)
             if self.stopped and depth > 1:
                 # A move of the unfinished iteration that beat the window is
                 # better than the last iteration's choice: play it.
@@ -199,10 +225,10 @@ class Search:
                 break
             score = value
             best = self.best = self.best_root
-            if noise:  # its root moves for the noise (the first one's, even if cut short)
+            if levels and self.root_scores:  # the noise's root moves (the first one's, even if cut short)
                 kept = levels.keep(self)
             if self.on_info:
-                self.on_info(depth, self.seldepth, score, self.nodes,
+                self.on_info(depth, self.seldepth, score, self.all_nodes(),
                              ticks_diff(ticks_ms(), self.start), self.pv(best, depth))
             if self.stopped:
                 break
@@ -210,12 +236,7 @@ class Search:
                 break
             if self._enough_time():
                 break
-        if not best:  # not even depth 1 finished: any legal move beats none
-            legal = game.legal_moves()
-            best = legal[0] if legal else 0
-        if noise:
-            best = levels.weaker_choice(self, best, noise, kept)
-        return best, score
+        return best, score, kept
 
     def at(self, game):
         """Search game's position from now on: the network starts from it
@@ -235,7 +256,7 @@ class Search:
                   self.history, self.plies, self.scoring,
                   net.acc, net.rows, net.rows8, net.shape, net.pending, net.hidden,
                   1 if self.lrs else 0, 2 if pos.queen_only else 0, self.room, TO120, VALUES,
-                  self.tally)
+                  self.tally, pos.lifted)
         return pos
 
     def _budget(self, limits, side):
@@ -270,7 +291,26 @@ class Search:
         self.start = ticks_ms()
         self._budget(self.limits, self.root_side)
         if self.node_limit:
-            self.node_limit += self.nodes
+            self.node_limit += self.all_nodes()
+
+    def set_threads(self, threads):
+        """Search with 1 or 2 threads (UCI Threads). The helper is made here,
+        not at the next search, whose clock would count the quarter of a
+        second a Pico takes to make it."""
+        if threads == 1:
+            self.helper = None
+        elif self.helper is None:
+            from .smp import Helper  # a board with one search never loads it
+            helper = Search(tt=self.tt)
+            helper.net = self.net.twin()
+            self.helper = Helper(helper, Limits())
+
+    def all_nodes(self):
+        """The nodes of this search and of its helper (engine/smp.py), if
+        one searched beside it: `go nodes` limits both together, as in
+        other engines, and a Pico's nodes a second count both cores."""
+        helper = self.helping
+        return self.nodes + (helper.search.nodes if helper else 0)
 
     def _enough_time(self):
         """Another iteration would likely not finish within the soft limit."""
@@ -279,7 +319,7 @@ class Search:
     def check_limits(self):
         """Set `stopped` when the node or time limit is reached, or the
         poll says stop; the tree and quiescence call it every 16 nodes (CHECK_MASK)."""
-        if self.node_limit and self.nodes >= self.node_limit:
+        if self.node_limit and self.all_nodes() >= self.node_limit:
             self.stopped = True
         elif self.hard and ticks_diff(ticks_ms(), self.start) >= self.hard:
             self.stopped = True
@@ -481,6 +521,7 @@ def _tree(search, depth: int, alpha: int, beta: int) -> int:
     kings_obj = pos.kings
     kings = ptr8(kings_obj)
     castle_mask = pos.castle_mask
+    lifted = pos.lifted
     saved = pos.saved
     en_passant = pos.en_passant
     moves_obj = search.moves
@@ -741,7 +782,7 @@ def _tree(search, depth: int, alpha: int, beta: int) -> int:
             # killers, history).
             end = int(generate(pos, moves_obj, start))
             order_moves(board_obj, moves_obj, order_obj, start, end, hash_move,
-                        killers[2 * ply], killers[2 * ply + 1], history, 1)
+                        killers[2 * ply], killers[2 * ply + 1], history, 1, lifted)
             i = start
             best = -INFINITE
             best_move = 0
@@ -782,7 +823,8 @@ def _tree(search, depth: int, alpha: int, beta: int) -> int:
                     # be taken for nothing is not worth a look either.
                     prune = 0
                     if (flags & _FUTILE) or legal >= late or \
-                            (depth <= 3 and not see_ge(board_obj, move, -20 * depth * (depth + 1))):
+                            (depth <= 3 and
+                             not see_ge(board_obj, move, -20 * depth * (depth + 1), lifted)):
                         prune = 1
                     if not lrs and (prune or (depth >= 3 and legal >= 3)) and \
                             gives_check(board_obj, move, kings[them >> 4]):

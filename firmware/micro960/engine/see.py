@@ -24,15 +24,14 @@ VALUES = zeros("H", 8)
 for _kind, _value in enumerate((0, 100, 320, 330, 500, 950, 4000)):
     VALUES[_kind] = _value
 
-# Squares lifted during one exchange, to put back: (square, piece) pairs.
-_LIFTED = bytearray(2 * 34)
-
 
 @micropython.viper
-def see_ge(board_obj, move: int, threshold: int) -> bool:
+def see_ge(board_obj, move: int, threshold: int, lifted_obj) -> bool:
     """Does `move` (by the side whose piece stands on its from-square) win
     at least `threshold` centipawns by static exchange? Castling counts as
-    winning nothing, a promotion as winning at least anything."""
+    winning nothing, a promotion as winning at least anything. `lifted_obj`
+    is the position's Position.lifted: the squares lifted off the board
+    during the exchange, to put back (each search thread its own)."""
     flag = move >> 12
     if flag == _CASTLE:
         return threshold <= 0
@@ -51,7 +50,7 @@ def see_ge(board_obj, move: int, threshold: int) -> bool:
     swap = int(value[mover & 7]) - swap
     if swap <= 0:
         return True  # even losing the mover still reaches the threshold
-    lifted = ptr8(_LIFTED)
+    lifted = ptr8(lifted_obj)
     lifted[0] = fr
     lifted[1] = mover
     count = 1

@@ -39,9 +39,6 @@ for _step in KING_STEPS:
     for _k in range(1, 8):
         LINE[_step * _k + 77] = _step + 12
 
-_pin = bytearray(120)  # step (+12) of the pin line through a pinned piece
-_pinned = bytearray(8)  # which squares _pin marks, to clear them cheaply
-
 
 def move_buffer(size=MAX_MOVES):
     """A move list buffer: room for `size` moves."""
@@ -234,8 +231,8 @@ def legal_moves(pos, buf, n):
     king = pos.kings[us >> 4]
     if attacked(b, king, them):
         return _drop_unsafe(pos, buf, n, end)
-    pins = _mark_pins(b, king, us)
-    pin = _pin
+    pin = pos.pins  # per square the pin line's step (+12); from 120 on, the pinned squares
+    pins = _mark_pins(b, king, us, pin)
     j = n
     for i in range(n, end):
         m = buf[i]
@@ -255,8 +252,8 @@ def legal_moves(pos, buf, n):
         if ok:
             buf[j] = m
             j += 1
-    for i in range(pins):
-        pin[_pinned[i]] = 0
+    for i in range(120, 120 + pins):
+        pin[pin[i]] = 0
     return j
 
 
@@ -281,8 +278,9 @@ def _drop_unsafe(pos, buf, n, end):
     return j
 
 
-def _mark_pins(b, king, us):
-    """Mark our pieces pinned to our king in _pin; return how many."""
+def _mark_pins(b, king, us, pin):
+    """Mark our pieces pinned to our king in `pin` (Position.pins); return
+    how many."""
     count = 0
     for d in KING_STEPS:
         sq = king + d
@@ -299,8 +297,8 @@ def _mark_pins(b, king, us):
             if x & BOTH != BOTH and not x & us:
                 kind = x & 7
                 if kind == _QUEEN or kind == (_BISHOP if d in BISHOP_STEPS else _ROOK):
-                    _pin[sq] = d + 12
-                    _pinned[count] = sq
+                    pin[sq] = d + 12
+                    pin[120 + count] = sq
                     count += 1
     return count
 

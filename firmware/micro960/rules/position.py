@@ -154,6 +154,13 @@ class Position:
         self.rook_squares = bytearray(4)  # one per castling-right bit
         # Per square, the castling rights a move from or to it leaves (RIGHTS bits).
         self.castle_mask = bytearray(120)
+        # Scratch space of move generation and static exchange, a position's
+        # own so that two searches (engine/smp.py) can run at once: per
+        # square, the step of the pin line through a pinned piece, then the
+        # pinned squares (rules/movegen.py); (square, piece) pairs that an
+        # exchange lifts off the board (engine/see.py).
+        self.pins = bytearray(120 + 8)
+        self.lifted = bytearray(2 * 34)
         # The scalars every move changes, in one array so viper code can reach
         # them: see the SIDE ... _FULLMOVE indices and the properties below.
         self.state = zeros("i", 8)

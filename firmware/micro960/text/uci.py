@@ -14,6 +14,12 @@ from micro960.engine.search import MATE, MATE_BOUND, Limits, Search
 from micro960.lines import LIMIT, clip, raw_end, text, write_line
 from micro960.rules.ucimove import parse_uci, uci_text
 
+try:  # two searches at once (engine/smp.py) where a second thread can run
+    import _thread  # noqa: F401
+    THREADS = 2
+except ImportError:
+    THREADS = 1
+
 OPTIONS = (
     "option name Hash type spin default 0 min 0 max 1024",
     "option name UCI_Chess960 type check default false",
@@ -25,7 +31,7 @@ OPTIONS = (
     # The ratings engine/levels.py plays (its LOWEST and HIGHEST), measured.
     "option name UCI_Elo type spin default 1900 min 1050 max 1900",
     "option name Move Overhead type spin default 30 min 0 max 5000",
-    "option name Threads type spin default 1 min 1 max 1",
+    "option name Threads type spin default 1 min 1 max %d" % THREADS,
     # The GUI decides when to ponder (go ponder, ponderhit): the option only says we can.
     "option name Ponder type check default false",
 )
@@ -216,7 +222,7 @@ class Uci:
         elif key == "move overhead":
             self.search.move_overhead = _number(value, 0, 5000)
         elif key == "threads":
-            _number(value, 1, 1)
+            self.search.set_threads(_number(value, 1, THREADS))
         elif key == "ponder":
             _flag(value)
         else:

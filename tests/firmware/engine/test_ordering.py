@@ -41,7 +41,7 @@ class Node:
         remaining one each time, the first of equals."""
         order_moves(self.pos.board, self.moves, self.order, 0, self.end,
                     self.move(hash_move) if hash_move else 0, self.killers[0],
-                    self.killers[1], self.history, guarded)
+                    self.killers[1], self.history, guarded, self.pos.lifted)
         left = list(range(self.end))
         taken = []
         while left:

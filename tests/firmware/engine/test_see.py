@@ -88,7 +88,7 @@ def _compare(pos, moves):
             continue
         value = reference_see(pos.board, move)
         for threshold in THRESHOLDS:
-            assert see_ge(pos.board, move, threshold) == (value >= threshold), \
+            assert see_ge(pos.board, move, threshold, pos.lifted) == (value >= threshold), \
                 (pos.fen(), move, threshold, value)
         assert bytes(pos.board) == before, "see_ge must put the board back"
         compared += 1
@@ -118,7 +118,7 @@ def test_see_values_of_simple_exchanges():
         pos.set_fen(fen)
         for i in range(movegen.legal_moves(pos, moves, 0)):
             if uci_text(pos, moves[i]) == uci:
-                return max(t for t in range(-1000, 1001, 10) if see_ge(pos.board, moves[i], t))
+                return max(t for t in range(-1000, 1001, 10) if see_ge(pos.board, moves[i], t, pos.lifted))
         raise AssertionError(uci + " is not legal in " + fen)
 
     assert value_of(EXCHANGES[0], "d2d5") == -400  # black's two rooks outlast white's
