@@ -50,6 +50,25 @@ def tool_missing(reason):
     pytest.skip(reason)
 
 
+@pytest.fixture(scope="module")
+def stock_pico():
+    """The emulated Pico on stock MicroPython with nothing flashed, at its
+    prompt (one a test module)."""
+    from host_tools import emulator
+    if emulator.missing():
+        tool_missing(emulator.missing())
+    with emulator.EmulatedPico(board=None) as pico:
+        yield pico
+
+
+def said(pico, code, word, timeout=1800):
+    """The numbers of each line that `code`, run at the prompt, printed
+    after `word`: a list of lists of ints."""
+    from host_tools import pico_bench
+    return [[int(n) for n in line.split()[1:]]
+            for line in pico_bench.run_code(pico, code, timeout=timeout) if line.startswith(word + " ")]
+
+
 def need_tool(name, package=None):
     """The path of `name`; skips the test (fails it in CI) where it is missing."""
     path = find_tool(name)

@@ -5,9 +5,9 @@ nothing flashed, timed by the device's own clock (`time.ticks_us()`).
 """
 import pytest
 
-from host_tools import emulator, pico_bench
+from host_tools import pico_bench
 
-from conftest import tool_missing
+from conftest import said
 
 SIO_CPUID = 0xd0000000
 FIFO_ST, FIFO_WR, FIFO_RD = 0xd0000050, 0xd0000054, 0xd0000058
@@ -122,23 +122,10 @@ main()
 """
 
 
-@pytest.fixture(scope="module")
-def stock_pico():
-    if emulator.missing():
-        tool_missing(emulator.missing())
-    with emulator.EmulatedPico(board=None) as pico:
-        yield pico
-
-
-def said(pico, code, word):
-    return [[int(n) for n in line.split()[1:]]
-            for line in pico_bench.run_code(pico, code, timeout=TIMEOUT) if line.startswith(word + " ")]
-
-
 def test_a_thread_runs_on_core_1_beside_the_main_thread_on_core_0(stock_pico):
     n = 20000
     [[main_cpu, thread_cpu, alone, both, *sums]] = said(
-        stock_pico, BOTH % (SIO_CPUID, n, n, n, SIO_CPUID), "cores")
+        stock_pico, BOTH % (SIO_CPUID, n, n, n, SIO_CPUID), "cores", TIMEOUT)
     assert (main_cpu, thread_cpu) == (0, 1)
     assert sums == [sum(i * 3 % 7 for i in range(n))] * 2
     # Two loops at once take about as long as one alone (one core would take 2x).
@@ -165,11 +152,11 @@ def test_the_cores_talk_through_the_sio_fifos(stock_pico):
 
 def test_a_soft_reset_or_an_ended_thread_leaves_the_board_working(stock_pico):
     # A thread that ended: core 1 waits, and a new thread starts on it.
-    assert said(stock_pico, THREAD % (SIO_CPUID, False), "thread") == [[1]]
-    assert said(stock_pico, THREAD % (SIO_CPUID, False), "thread") == [[1]]
+    assert said(stock_pico, THREAD % (SIO_CPUID, False), "thread", TIMEOUT) == [[1]]
+    assert said(stock_pico, THREAD % (SIO_CPUID, False), "thread", TIMEOUT) == [[1]]
     # A soft reset (Ctrl-D) while a thread runs: MicroPython resets core 1
     # (PSM_FRCE_OFF) and the REPL answers; a thread starts again.
-    assert said(stock_pico, THREAD % (SIO_CPUID, True), "thread") == [[1]]
+    assert said(stock_pico, THREAD % (SIO_CPUID, True), "thread", TIMEOUT) == [[1]]
     stock_pico.soft_reset(at_prompt=True)
-    assert said(stock_pico, "print('answer', 6 * 7)", "answer") == [[42]]
-    assert said(stock_pico, THREAD % (SIO_CPUID, False), "thread") == [[1]]
+    assert said(stock_pico, "print('answer', 6 * 7)", "answer", TIMEOUT) == [[42]]
+    assert said(stock_pico, THREAD % (SIO_CPUID, False), "thread", TIMEOUT) == [[1]]

@@ -5,9 +5,7 @@ timed by the device's own clock (`time.ticks_us()`).
 """
 import pytest
 
-from host_tools import emulator, pico_bench
-
-from conftest import tool_missing
+from conftest import said
 
 XIP_CTRL = 0x14000000  # CTRL, FLUSH (+4), STAT, CTR_HIT (+12), CTR_ACC (+16)
 SSI_BAUDR = 0x18000014  # the flash clock's divider of the CPU's
@@ -48,19 +46,6 @@ for mhz in (125, 200):
     machine.freq(mhz * 1000000)
     print('loop', mhz, loop(2000))
 """
-
-
-@pytest.fixture(scope="module")
-def stock_pico():
-    if emulator.missing():
-        tool_missing(emulator.missing())
-    with emulator.EmulatedPico(board=None) as pico:
-        yield pico
-
-
-def said(pico, code, word):
-    return [[int(n) for n in line.split()[1:]]
-            for line in pico_bench.run_code(pico, code) if line.startswith(word + " ")]
 
 
 @pytest.mark.parametrize("mhz", (125, 200))
