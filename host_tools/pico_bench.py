@@ -16,7 +16,8 @@ CPU_MHZ), with the flash's stalls behind the XIP cache
 - how long `go movetime N` takes from the go line to `bestmove`;
 - the free heap with each mode (and the sensor board's game) loaded on a
   fresh board, with a 16 KB table
-  and with the default one sized from the heap (tt.default_kb);
+  and with the default one sized from the heap (tt.default_kb); the
+  console's too with `threads 2`, its helper made;
 - the sensor board's scan with the real matrix driver (on emulated GPIO):
   the time to read the 64 squares, to scan and debounce, and the CPU share;
 - the depth and nodes/s of the console's engine on two middlegames with
@@ -224,6 +225,14 @@ def two_cores(pico, mhz, ms, out):
     out("free heap with a search and its helper (16 KB table): %s bytes" % free)
 
 
+def console_threads(pico, code):
+    """The console's free heap and default table with `threads 2`: the
+    helper's heap comes out of the table (Search.set_threads)."""
+    fresh(pico)
+    said = run_code(pico, code % None + "\nsearch.set_threads(2)\n" + FREE_HEAP % "search.tt.kb")
+    free, kb = [line for line in said if line.startswith("free ")][-1].split()[1:]
+    return "free heap with the console loaded, threads 2 and a default %s KB table: %s bytes" \
+        % (kb, free)
 def run(depth=5, perft_depth=4, movetimes=MOVETIMES, table_ms=TABLE_MS, out=print,
         end_ways=game_end.WAYS, endings=None, heaps=None, stock_start_up=True,
         two_cores_ms=TWO_CORES_MS):
@@ -280,6 +289,8 @@ def run(depth=5, perft_depth=4, movetimes=MOVETIMES, table_ms=TABLE_MS, out=prin
                 free, kb = [line for line in said if line.startswith("free ")][-1].split()[1:]
                 out("free heap with the %s loaded and a%s %s KB table: %s bytes"
                     % (mode, "" if table else " default", kb, free))
+                if mode == "console" and table is None:
+                    out(console_threads(pico, code))
                 if mode == "console":  # pasted apart: its code is not in the heap measured
                     tables += [line.split() for line in
                                run_code(pico, TABLE_SEARCH % (TABLE_FENS, table_ms))

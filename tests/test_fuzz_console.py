@@ -14,7 +14,7 @@ WORDS = ["new", "new 518", "new 0", "new 959", "new 960", "new -1", "new random"
          "new fen 8/8/8/4k3/8/8/8/4K2R w K - 0 1", "new fen 8/8/8/8/8/8/8/8 w - - 0 1",
          "rules", "rules lrs", "rules chess960", "rules shuffle", "rules atomic", "both",
          "go", "hint", "level", "level 0", "level 21", "level x", "time", "time 0.1", "time 0",
-         "time -1", "time x", "moves", "undo", "fen", "fen shredder", "pgn", "draw", "resign",
+         "time -1", "time x", "threads 2", "threads 1", "threads 3", "moves", "undo", "fen", "fen shredder", "pgn", "draw", "resign",
          "board", "flip", "unicode", "ascii", "color", "color off", "help", "O-O", "O-O-O",
          "e4", "e5", "Nf3", "Nc6", "e2e4", "e7e5", "g1f3", "a7a8", "a7a8q", "Ke2", "0-0",
          "e9", "xyz", "\u2658f3", "Qh4#", "f3", "g4", "d4", "d5", "Bb5", "exd5"]

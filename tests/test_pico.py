@@ -238,6 +238,11 @@ def test_bench_pico_measures_on_the_device(capsys):
         kb, free = heap[mode, "default "]
         assert free >= GAME_KB * 1024 and 16 < kb <= 64, (mode, free, kb)
     assert heap["console", ""][0] == 16 and heap["console", ""][1] >= CONSOLE_FREE_BYTES, heap
+    # threads 2: the helper's heap comes out of the default table, not the game's room.
+    threads = re.search(r"free heap with the console loaded, threads 2 and a default (\d+) KB "
+                        r"table: (\d+) bytes", text)
+    assert threads and int(threads.group(1)) < heap["console", "default "][0] and \
+        int(threads.group(2)) >= GAME_KB * 1024, text
     totals = re.findall(r"search at (\d+) MHz total nodes (\d+) ms \d+ nps \d+ heap \d+ stack (\d+)",
                         text)
     # The same search at stock MicroPython's clock and at micro960's.

@@ -113,9 +113,23 @@ def cases():
 
 @pytest.mark.parametrize("runtime, name, way", list(cases()))
 def test_every_ending_is_archived_and_the_next_game_starts(runtime, name, way, tmp_path):
+    ending_then_next_game(runtime, name, way, tmp_path)
+
+
+@pytest.mark.parametrize("name", ["engine mates", "agreed draw"])
+def test_with_two_threads_too(name, tmp_path):
+    """threads 2 (engine/smp.py): the helper's heap comes out of the table,
+    so a game still ends and the next starts on the default heap; the
+    setting comes back with a resumed game."""
+    ending_then_next_game("micropython", name, "resumed on a clock", tmp_path, ["threads 2"])
+
+
+def ending_then_next_game(runtime, name, way, tmp_path, settings=()):
+    """Play ENDINGS[name] the way WAYS[way] says, after typing `settings`."""
     rules, color, fen, before, end, result, reason = ENDINGS[name]
     clock, resumed = WAYS[way]
-    start = ["time 0.5", "new fen " + fen] + (["clock 5+3"] if clock and "flag" not in name else [])
+    start = list(settings) + ["time 0.5", "new fen " + fen] + \
+        (["clock 5+3"] if clock and "flag" not in name else [])
     if clock and "flag" in name and resumed:
         start.append("clock 5+3")  # quit on a long clock; the short one comes after the resume
     first = start + before
@@ -124,10 +138,14 @@ def test_every_ending_is_archived_and_the_next_game_starts(runtime, name, way, t
         said += play(tmp_path, runtime, rules, color, first + ["quit"])
         assert (tmp_path / "game.txt").exists() and not (tmp_path / "games.pgn").exists()
         first = []
-    out = play(tmp_path, runtime, rules, color, first + end + ["new 518", "e4", "quit"])
+    shown = ["threads"] if settings else []  # (after a resume: as saved)
+    out = play(tmp_path, runtime, rules, color, first + shown + end + ["new 518", "e4", "quit"])
     said += out
     if resumed:
         assert "Resuming your saved game" in out, out
+    if settings:
+        assert "Level 20, two threads; " in out and \
+            "The engine searches on two threads." in out, out
     assert "Game over: %s (%s)" % (result, reason) in out, out
     assert "error" not in said and "warning" not in said, said
     # The game is in games.pgn, with its result and why it ended.

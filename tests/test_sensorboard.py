@@ -332,6 +332,16 @@ def test_the_loop_with_the_real_game():
     assert neopixel.frames[-1] == [(0, 0, 0)] * 64
 
 
+def test_eboard_threads_2_answers_with_both_searches():
+    config = pico_config(EBOARD_SP=518, EBOARD_THINK_MS=300, HASH_KB=4, EBOARD_THREADS=2)
+    board, machine, neopixel, closed, _ = sensor_board(config)
+    search = board.match.search
+    play_e2_e4(board, machine, closed)
+    assert board.match.leds[0] == "move"
+    assert search.helping and search.helping.search.nodes > 0
+    assert not search.helping.running.locked(), "no thread outlives the search"
+
+
 def test_the_move_now_button_makes_the_engine_play_at_once():
     """With MOVE_NOW_BUTTON_PIN wired, a press while the engine thinks makes
     it play what it has: here a minute's think ends in its first nodes."""
@@ -348,7 +358,8 @@ def test_board_settings_are_checked():
     for name, value in (("SENSOR_DRIVER", "reed"), ("LED_DRIVER", "oled"),
                         ("SCAN_PERIOD_MS", 0), ("DEBOUNCE_MS", -5), ("EBOARD_LEVEL", 99999),
                         ("EBOARD_LEVEL", 21), ("EBOARD_LEVEL", "1500"), ("EBOARD_LEVEL", None),
-                        ("CPU_MHZ", 250), ("CPU_MHZ", 20), ("CPU_MHZ", "200")):
+                        ("CPU_MHZ", 250), ("CPU_MHZ", 20), ("CPU_MHZ", "200"),
+                        ("EBOARD_THREADS", 3), ("EBOARD_THREADS", 0), ("EBOARD_THREADS", "2")):
         class Settings:
             pass
         setattr(Settings, name, value)

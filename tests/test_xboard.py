@@ -64,7 +64,7 @@ def test_features_name_and_variants(engine):
     variants = engine.protocol.features["variants"].split(",")
     assert set(variants) == {"normal", "fischerandom", "wildcastle", "nocastle", "chess480",
                              "double960", "lrs"}
-    for feature in ("setboard", "usermove", "ping", "analyze", "memory", "draw"):
+    for feature in ("setboard", "usermove", "ping", "analyze", "memory", "draw", "smp"):
         assert engine.protocol.features[feature] == 1, feature
     assert engine.protocol.features["san"] == 0
 
@@ -385,6 +385,28 @@ def test_draw_offers_easy_hard_memory_and_result(raw):
     assert "offer draw" in lines, lines
     raw.send("result 1/2-1/2 {draw agreed}")
     assert raw.ask("ping 5", "pong") == "pong 5"
+
+
+def test_cores_2_searches_on_two_threads():
+    # XBoard sends `cores N` to an engine with feature smp=1: two threads at
+    # most (engine/smp.py); both search the engine's next move.
+    from micro960.text.xboard import XBoard
+    class Silent:  # the input the search polls: nothing more comes
+        def poll(self):
+            return None
+
+    said = []
+    xboard = XBoard(Silent(), out=said.append, hash_kb=4)
+    for line in ("new", "cores 4", "sd 3", "usermove e2e4"):
+        xboard.handle(line)
+    search = xboard.search
+    helper = search.helper  # started beside the search, ended with it
+    assert helper and search.helping is helper and not helper.running.locked(), said
+    assert said[-1].startswith("move "), said
+    xboard.handle("cores 1")
+    assert search.helper is None
+    xboard.handle("cores many")
+    assert said[-1] == "Error ('many' is not a whole number): cores many", said[-1]
 
 
 def test_a_match_against_stockfish_over_xboard(runtime, tmp_path, stockfish_path):

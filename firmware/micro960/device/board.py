@@ -49,6 +49,7 @@ DEFAULTS = {
     "EBOARD_THINK_MS": 5000,  # the engine's time per move (without a clock)
     "EBOARD_CLOCK": None,  # a time control for both sides ("15+10", "5", "40/90+30") or None
     "EBOARD_PONDER": True,  # the engine thinks on the player's time (at level 10 and up)
+    "EBOARD_THREADS": 1,   # 2: at full strength the engine searches on both cores (engine/smp.py)
     "EBOARD_SETUP": False,  # True: the back-rank pieces are placed in turn first
 }
 
@@ -107,6 +108,9 @@ class Config:
                 check(self.EBOARD_LEVEL if isinstance(self.EBOARD_LEVEL, int) else -1)
             except ValueError as e:
                 raise ValueError("board.py: EBOARD_LEVEL: %s, not %r" % (e, self.EBOARD_LEVEL))
+        if self.EBOARD_THREADS not in (1, 2):
+            raise ValueError("board.py: EBOARD_THREADS must be 1 or 2, not %r"
+                             % (self.EBOARD_THREADS,))
         for name in ("SCAN_PERIOD_MS", "DEBOUNCE_MS"):
             value = getattr(self, name)
             if not isinstance(value, int) or value < (1 if name == "SCAN_PERIOD_MS" else 0):

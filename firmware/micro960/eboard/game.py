@@ -45,6 +45,8 @@ class EBoardGame:
     think_ms a move. The engine's clock stops when it lights its move, the
     person's when the board shows theirs. ponder: think on the person's
     time (eboard/pondering.py; the sensor-board loop does it, at level 10 up).
+    threads: 2 searches on two threads at full strength (a Pico's two
+    cores, engine/smp.py).
     """
 
     TYPED = ("resign", "draw", "accept", "new")  # the commands typed at the board (command())
@@ -52,7 +54,7 @@ class EBoardGame:
     def __init__(self, rules="chess960", number=None, black_number=None, engine=True,
                  level=20, hash_kb=None, out=print, think_ms=5000, depth=0, fen=None,
                  occupied=None, settle_ms=1500, setup=False, clock=None, ponder=False,
-                 now=ticks_ms):
+                 now=ticks_ms, threads=1):
         self.out = out
         self.game = Game(rules, fen, number, black_number)
         if engine == "white":
@@ -66,6 +68,10 @@ class EBoardGame:
             from micro960.engine.search import Search
             self.search = Search(hash_kb)
             self.search.level = level
+            try:
+                self.search.set_threads(threads)
+            except ValueError as e:  # the game goes on with one search
+                out("warning: %s; the engine searches on one thread" % e)
         self.think_ms = think_ms
         self.depth = depth
         self.settle_ms = settle_ms

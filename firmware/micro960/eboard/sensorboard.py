@@ -318,7 +318,7 @@ def build(config, machine=None, neopixel=None, match=None, out=print, lines=None
                            level=config.EBOARD_LEVEL, hash_kb=config.HASH_KB, out=out,
                            think_ms=config.EBOARD_THINK_MS, occupied=scanner.occupancy(),
                            setup=config.EBOARD_SETUP, clock=config.EBOARD_CLOCK,
-                           ponder=config.EBOARD_PONDER)
+                           ponder=config.EBOARD_PONDER, threads=config.EBOARD_THREADS)
         if store is not None:
             match.resume(store, scanner.occupancy())
     board = SensorBoard(match, scanner, leds, machine, config.SCAN_PERIOD_MS, button, out, lines,

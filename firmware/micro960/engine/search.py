@@ -294,16 +294,14 @@ class Search:
             self.node_limit += self.all_nodes()
 
     def set_threads(self, threads):
-        """Search with 1 or 2 threads (UCI Threads). The helper is made here,
-        not at the next search, whose clock would count the quarter of a
-        second a Pico takes to make it."""
-        if threads == 1:
-            self.helper = None
-        elif self.helper is None:
-            from .smp import Helper  # a board with one search never loads it
-            helper = Search(tt=self.tt)
-            helper.net = self.net.twin()
-            self.helper = Helper(helper, Limits())
+        """Search with 1 or 2 threads (UCI Threads, the console's threads):
+        engine/smp.py's set_threads. ValueError if a second cannot be."""
+        if (threads == 2) != (self.helper is not None):
+            try:
+                from . import smp  # a board with one search never loads it
+            except ImportError:
+                raise ValueError("this machine runs one thread (MicroPython without _thread)")
+            smp.set_threads(self, threads, Search, Limits)
 
     def all_nodes(self):
         """The nodes of this search and of its helper (engine/smp.py), if

@@ -9,7 +9,7 @@ when it stops, it stops the helper and waits for it to end, so that no
 thread outlives a search.
 
 The helper has its own buffers, network accumulators and copy of the game
-(made when Threads is set to 2, Search.set_threads: a quarter of a second
+(made when Threads is set to 2, set_threads below: a quarter of a second
 on a Pico); the weights and the table are shared. Two threads may write
 one table entry at once: an entry torn so is taken only if its key
 matches (its score may then be another position's, now and then, as in
@@ -26,10 +26,35 @@ from micro960.rules.history import History
 from micro960.rules.position import CLASSICAL_FEN
 
 
+def set_threads(search, threads, Search, Limits):
+    """Give `search` a helper (threads 2) or take it away (1). It is made
+    here, not at the next search, whose clock would count the quarter of a
+    second a Pico takes to make it. A table sized from the free heap is
+    sized again around it, so that the game keeps its room (engine/tt.py's
+    GAME_KB). ValueError if there is no heap for it. Search and Limits:
+    engine/search.py's (which imports this module; this one not it)."""
+    tt = search.tt
+    sized = not tt.asked
+    search.helper = search.helping = helper = None
+    if sized:
+        tt.resize(1)  # (the least: its heap for the helper until sized again)
+    try:
+        if threads == 2:
+            helper = Search(tt=tt)
+            helper.net = search.net.twin()
+            search.helper = Helper(helper, Limits())
+    except MemoryError:
+        helper = None  # (what was made of it goes before the table is sized again)
+        raise ValueError("not enough memory for a second search")
+    finally:
+        if sized:
+            tt.resize()
+
+
 class Helper:
     def __init__(self, search, limits):
         """`search`: a Search of its own but for the table and the weights
-        (Search.set_threads makes it); `limits`: a Limits for its searches."""
+        (set_threads makes it); `limits`: a Limits for its searches."""
         search.skip = 1
         search.poll = self._stopping
         self.search = search

@@ -40,6 +40,7 @@ class TranspositionTable:
     def resize(self, kb=None):
         """Reallocate for `kb` kilobytes (default: default_kb()); the old table goes first."""
         self.keys = self.moves = self.scores = self.info = self.ages = None
+        self.asked = kb  # None: sized from the free heap, and sized so again (smp.set_threads)
         kb = kb or default_kb()
         self.kb = kb
         self.size = max(1, kb * 1024 // ENTRY_BYTES)

@@ -122,6 +122,8 @@ class Console:
             game.settings += " time %d" % self.limits.movetime
         if not self.pondering:
             game.settings += " ponder off"
+        if self.engine.helper:
+            game.settings += " threads 2"
         # How the board is drawn: unicode 1, color 2, flipped 4.
         game.settings += " look %d" % (self.unicode | self.color << 1 | self.flipped << 2)
         if self.setup:  # the placements so far, to take the set-up phase up again
@@ -383,6 +385,7 @@ COMMANDS = {
     "white": "cmd_white", "black": "cmd_black", "both": "cmd_both", "go": "cmd_go",
     "hint": "cmd_hint", "level": "cmd_level", "time": "cmd_time", "color": "cmd_color",
     "colour": "cmd_color", "clock": "cmd_clock", "ponder": "cmd_ponder",
+    "threads": "cmd_threads",
     "analyze": "cmd_analyze", "analyse": "cmd_analyze",
 }
 

@@ -306,6 +306,21 @@ def cmd_ponder(console, args):
         else ""))
 
 
+def cmd_threads(console, args, quiet=False):
+    """`threads 2`: at full strength the engine searches on two threads (a
+    Pico's two cores, engine/smp.py); `threads 1` on one (the default);
+    `threads` alone shows it."""
+    engine = console.engine
+    if args:
+        if args[0] not in ("1", "2") or len(args) > 1:
+            raise ValueError("threads takes 1 or 2, not %r" % " ".join(args))
+        engine.set_threads(int(args[0]))
+    if not quiet:
+        console.out("The engine searches on %s." % (
+            "one thread" if not engine.helper else "two threads%s" % (
+                "" if engine.level == 20 else " at level 20; a level plays on one")))
+
+
 def cmd_fen(console, args):
     console.out(console.game.pos.fen(shredder=bool(args) and args[0].lower() == "shredder"))
 

@@ -32,6 +32,9 @@ Commands, each with an example:
                       the same, evenly; level 20: full strength
   ponder off          the engine stops thinking on your time (ponder on: it
                       does, at level 10 and up, the default)
+  threads 2           at full strength the engine searches on two threads
+                      (a Pico's two cores: twice the nodes); threads 1: one
+                      thread, the default
   time 5              seconds the engine thinks per move (and no clock;
                       time alone shows it, or the clock)
   clock 15+10         play on a clock: 15 minutes each, 10 s added a move

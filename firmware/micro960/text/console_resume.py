@@ -3,7 +3,8 @@ side, level, time and look as they were, and what the start-up says. Loaded
 only then, and released after (Console.forget), so the commands' module
 stays small while a game is played.
 """
-from micro960.text.console_commands import cmd_level, cmd_time, say_sides, seconds_text, setup_text
+from micro960.text.console_commands import cmd_level, cmd_threads, cmd_time, say_sides, \
+    seconds_text, setup_text
 
 
 def resume(console, store, quiet=False):
@@ -45,17 +46,20 @@ def moves_played(console):
 
 
 def say_settings(console):
-    """Who plays what, the level and the engine's time."""
+    """Who plays what, the level (and threads) and the engine's time."""
     say_sides(console)
     clock = console.game.clock
-    console.out("Level %d; %s." % (console.engine.level, "clock " + clock.control if clock else
-                                   "the engine thinks %s a move"
-                                   % seconds_text(console.limits.movetime)))
+    console.out("Level %d%s; %s." % (console.engine.level,
+                                     ", two threads" if console.engine.helper else "",
+                                     "clock " + clock.control if clock else
+                                     "the engine thinks %s a move"
+                                     % seconds_text(console.limits.movetime)))
 
 
 def _take_settings(console, text):
-    """Side, level, time and the board's look as a saved game had them (see
-    Console.keep); the set-up phase's placements, or None."""
+    """Side, level, time, pondering, threads and the board's look as a
+    saved game had them (see Console.keep); the set-up phase's placements,
+    or None."""
     words = text.split()
     placed = None
     try:
@@ -68,6 +72,8 @@ def _take_settings(console, text):
                 cmd_time(console, [str(int(value) / 1000)], quiet=True)
             elif name == "ponder":
                 console.pondering = value == "on"
+            elif name == "threads":
+                cmd_threads(console, [value], quiet=True)
             elif name == "look":  # see Console.keep
                 look = int(value)
                 console.unicode, console.color, console.flipped = \

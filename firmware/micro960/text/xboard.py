@@ -40,7 +40,7 @@ VARIANTS = {"normal": "classical", "fischerandom": "chess960", "wildcastle": "sh
             "nocastle": "transcendental", "chess480": "chess480", "double960": "double960",
             "lrs": "lrs"}
 FEATURES = ("feature ping=1 setboard=1 usermove=1 san=0 sigint=0 sigterm=0 time=1 draw=1 "
-            "nps=1 analyze=1 playother=1 colors=0 memory=1 reuse=1 myname=\"micro960 %s\" "
+            "nps=1 analyze=1 playother=1 colors=0 memory=1 smp=1 reuse=1 myname=\"micro960 %s\" "
             "variants=\"normal,fischerandom,wildcastle,nocastle,chess480,double960,lrs\" "
             # The console's level: 0-20 (20 = full strength) or a rating of engine/levels.py.
             "option=\"Level -spin 20 0 1900\" done=1"
@@ -338,6 +338,15 @@ class XBoard:
             self.out("# not enough memory for %d MB of hash; using %d KB"
                      % (megabytes, self.search.tt.kb))
 
+    def cmd_cores(self, args):
+        """`cores N`: the engine searches on up to N threads: two at most
+        (engine/smp.py), one where MicroPython has no second."""
+        cores = _number(args[0] if args else "")
+        try:
+            self.search.set_threads(2 if cores >= 2 else 1)
+        except ValueError as e:  # (a GUI does not ask twice: it plays on)
+            self.out("# %s; searching on one thread" % e)
+
     def cmd_option(self, args):
         """`option Level=N`, the one option of the features: the level as
         the console's `level N` takes it."""
@@ -489,12 +498,13 @@ COMMANDS = {
     "hard": XBoard.cmd_hard, "easy": XBoard.cmd_easy, "analyze": XBoard.cmd_analyze,
     "exit": XBoard.cmd_exit, ".": XBoard.cmd_status, "result": XBoard.cmd_result,
     "draw": XBoard.cmd_draw,
-    "memory": XBoard.cmd_memory, "option": XBoard.cmd_option, "ping": XBoard.cmd_ping,
+    "memory": XBoard.cmd_memory, "cores": XBoard.cmd_cores, "option": XBoard.cmd_option,
+    "ping": XBoard.cmd_ping,
     "quit": XBoard.cmd_quit,
 }
 # Commands that need no answer from an engine like this one.
 IGNORED = ("xboard", "accepted", "rejected", "random", "computer", "name", "rating", "ics",
-           "cores", "egtpath", "bk")
+           "egtpath", "bk")
 
 
 def _number(text):

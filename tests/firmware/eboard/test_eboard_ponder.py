@@ -101,6 +101,24 @@ def test_a_hit_keeps_the_search_and_lights_its_answer_at_once():
     assert match.pondered is None and match.expected
 
 
+def test_with_two_threads_a_hit_keeps_both_searches():
+    try:
+        import _thread  # noqa: F401
+    except ImportError:
+        return  # a MicroPython without threads: one search (test_smp)
+    board, match, hand, lines = at_the_board(threads=2)
+    search = match.search
+    plies, expected = match.reply
+    said = san(match.game.pos, expected)
+    hand.move(gesture(match.game.pos, expected), after=300)
+    board.step()  # both search on the person's time, then on after the hit
+    assert san_moves(match.game)[2] == said
+    assert search.helping.search.nodes > 0 and not search.helping.running.locked()
+    assert match.pondered and search.all_nodes() > search.nodes
+    board.step()
+    assert match.leds[0] == "move"
+
+
 def test_a_miss_stops_at_the_first_other_square_and_the_move_counts():
     board, match, hand, lines = at_the_board()
     plies, expected = match.reply

@@ -3,9 +3,13 @@ helper searches beside the main search in the same table, on its own copy
 of the game, and ends with it; `go nodes` counts both; what the main
 search answers is as sound as alone.
 """
+import gc
+import sys
+
 from micro960.rules.game import Game
 from micro960.rules.notation import san
 from micro960.engine.search import MATE, Limits, Search
+from micro960.engine.tt import GAME_KB
 from micro960.text.uci import RootMoves
 from micro960.rules.ucimove import uci_text
 
@@ -98,3 +102,40 @@ def test_a_level_plays_with_one_search():
     game = Game("chess960", "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9")
     search.think(game, Limits(depth=3))
     assert search.helping is None and search.helper.search.nodes == 0
+
+
+def _table_sizes(game):
+    """A table sized from the free heap: its KB alone, beside a helper, and
+    alone again, and the heap free beside the helper. (Nothing here holds
+    the helper but the search: MicroPython's collector would keep what a
+    stale word of this frame points to.)"""
+    search = Search()
+    search.think(game, Limits(depth=2))
+    search.tt.resize()  # as it is once a search holds its game
+    alone = search.tt.kb
+    search.set_threads(2)
+    gc.collect()
+    free, two = getattr(gc, "mem_free", lambda: 0)(), search.tt.kb  # (CPython: no heap)
+    search.think(game, Limits(depth=2))
+    search.set_threads(1)  # the helper's heap goes back to the table
+    return alone, two, search.tt.kb, free
+
+
+def test_a_table_sized_from_the_heap_is_sized_again_around_the_helper():
+    # The helper's heap comes out of the table, not out of the game's room
+    # (engine/tt.py's GAME_KB); a table of a size asked for keeps its size.
+    if _thread is None:
+        raise SkipTest("this runtime has no _thread")
+    game = Game("classical", "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1")
+    alone, two, again, free = _table_sizes(game)
+    if sys.implementation.name == "micropython":
+        assert two < alone, (two, alone)
+        # (where the heap had that room: a table of 1 KB is the least it makes)
+        assert two == 1 or free >= GAME_KB * 1024, free
+    assert again >= alone - 1, (again, alone)
+    search = Search(HASH_KB)
+    search.set_threads(2)
+    assert search.tt.kb == HASH_KB and search.tt.asked == HASH_KB
+    assert search.helper.search.tt is search.tt
+    search.set_threads(1)
+    assert search.helper is None and search.helping is None

@@ -48,6 +48,12 @@ def test_time_and_level_show_their_value_alone_and_time_takes_fractions():
         % (LOWEST, HIGHEST)
     c.handle("level 20")
     assert said[-1] == "Level 20: full strength."
+    c.handle("threads")
+    assert said[-1] == "The engine searches on one thread."
+    for bad in ("threads 3", "threads 0", "threads two", "threads 2 2"):
+        c.handle(bad)
+        assert said[-1] == "error: threads takes 1 or 2, not %r" % bad[8:], said[-1]
+        assert c.engine.helper is None
     c.handle("help")  # says the ratings there are
     assert "(%d-%d, as Stockfish's" % (LOWEST, HIGHEST) in "\n".join(said), said[-40:]
 

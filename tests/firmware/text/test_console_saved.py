@@ -148,3 +148,29 @@ def test_new_and_rules_keep_an_unfinished_game_in_the_archive():
         assert "1. Nf3 *" in _text(store.archive_path)
     finally:
         remove_folder(folder)
+
+
+def test_threads_2_comes_back_with_the_game_and_the_engine_searches_on_two():
+    try:
+        import _thread  # noqa: F401
+    except ImportError:
+        return  # (a MicroPython without threads refuses threads 2: test_console)
+    folder = scratch_folder("threads")
+    try:
+        c, said = console("chess960", 518, engine_side=BLACK)
+        c.resume(GameStore(folder))
+        c.handle("threads 2")
+        assert said[-1] == "The engine searches on two threads.", said[-3:]
+        c.handle("e4")  # the engine answers with both searches
+        helper = c.engine.helper  # started beside the search, ended with it
+        assert helper and c.engine.helping is helper and not helper.running.locked()
+        assert " threads 2" in c.game.settings, c.game.settings
+        del c, helper  # (a small heap holds one console and helper at a time)
+        gc.collect()
+        again, said = console("chess960", 518, engine_side=BLACK)
+        assert again.resume(GameStore(folder)), said
+        assert again.engine.helper, again.game.settings
+        again.handle("threads 1")  # and back: the next save says one
+        assert again.engine.helper is None and "threads" not in again.game.settings
+    finally:
+        remove_folder(folder)
