@@ -125,6 +125,29 @@ def test_a_console_game_with_castling(pico):
     assert "Last move: 4. O-O" in said and not any(line.startswith("error") for line in said)
 
 
+def test_threads_2_ponders_on_both_cores_and_saves_a_hit(pico):
+    """The console's `threads 2` on the device: core 1 searches beside core
+    0, on the player's time too, and the move of a ponder hit is saved to
+    the flash while both search on (MicroPython holds core 1 for the write)."""
+    first = len(pico.said)  # (the board is shared: what this test made it say)
+    pico.send("")  # Enter: the console
+    pico.read_until("White to move")
+    for line in ("new 518", "threads 2", "time 1", "e4"):
+        pico.send(line)
+    said = pico.read_until("micro960 plays")
+    assert "The engine searches on two threads." in said, said
+    pico.send("hint")  # while it ponders: the reply it expects
+    hint = pico.read_until("Hint: ")[-1]
+    assert hint.endswith("(micro960 expects it)"), hint
+    pico.send(hint.split()[1])  # the hit: saved, and both search on
+    pico.read_until("micro960 plays")
+    pico.send("fen")
+    fen = pico.read_until(lambda text: text.count("/") == 7)[-1]
+    assert fen.split()[1] == "w" and fen.split()[5] == "3", fen  # four plies played
+    assert not any(line.startswith(("error", "warning")) for line in pico.said[first:]), \
+        pico.said[first:]
+
+
 def test_uci_on_the_device(pico):
     pico.send("uci")
     assert pico.read_until("uciok")[0].startswith("id name micro960")
