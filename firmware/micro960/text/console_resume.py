@@ -73,7 +73,10 @@ def _take_settings(console, text):
             elif name == "ponder":
                 console.pondering = value == "on"
             elif name == "threads":
-                cmd_threads(console, [value], quiet=True)
+                try:
+                    cmd_threads(console, [value], quiet=True)
+                except ValueError as e:  # no heap for a second search now: not damage
+                    console.out("warning: %s; the engine searches on one thread" % e)
             elif name == "look":  # see Console.keep
                 look = int(value)
                 console.unicode, console.color, console.flipped = \

@@ -174,3 +174,23 @@ def test_threads_2_comes_back_with_the_game_and_the_engine_searches_on_two():
         assert again.engine.helper is None and "threads" not in again.game.settings
     finally:
         remove_folder(folder)
+
+
+def test_a_bad_threads_setting_is_said_and_the_rest_comes_back():
+    folder = scratch_folder("badthreads")
+    try:
+        c, said = console("chess960", 518, engine_side=BLACK)
+        store = GameStore(folder)
+        c.resume(store)
+        c.handle("level 1500")
+        c.game.settings = c.game.settings.replace(" look ", " threads 9 look ")
+        assert store.save(c.game) is None  # as a save gone wrong would have it
+        del c
+        gc.collect()
+        again, said = console("chess960", 518, engine_side=BLACK)
+        assert again.resume(GameStore(folder)), said
+        assert "warning: threads takes 1 or 2, not '9'; the engine searches on one thread" \
+            in said, said
+        assert again.engine.level == 1500 and again.engine.helper is None
+    finally:
+        remove_folder(folder)
