@@ -130,9 +130,9 @@ def test_threads_2_ponders_on_both_cores_and_saves_a_hit(pico):
     0, on the player's time too, and the move of a ponder hit is saved to
     the flash while both search on (MicroPython holds core 1 for the write)."""
     first = len(pico.said)  # (the board is shared: what this test made it say)
-    pico.send("")  # Enter: the console
-    pico.read_until("White to move")
-    for line in ("new 518", "threads 2", "time 1", "e4"):
+    pico.send("")  # Enter: the console (a game of the tests before may be resumed)
+    pico.read_until(lambda text: text.endswith(" to move"))
+    for line in ("new 518", "white", "threads 2", "time 0.5", "e4"):
         pico.send(line)
     said = pico.read_until("micro960 plays")
     assert "The engine searches on two threads." in said, said
