@@ -211,12 +211,17 @@ def end_of_game_lines(rows):
                   " (%s)" % said if warned or not archived else ""))
 
 
+def last_free(said):
+    """The words after `free` in the last FREE_HEAP line of `said`."""
+    return [line for line in said if line.startswith("free ")][-1].split()[1:]
+
+
 def two_cores(pico, mhz, ms, out):
     """Print what a second search on core 1 gives: nodes a second and depth
     with one search and with two, the helper's C stack, the heap left."""
     said = run_code(pico, TWO_CORES % (TABLE_FENS, ms))
     rows = [[int(word) for word in line.split()[1:]] for line in said if line.startswith("cores ")]
-    free = [line for line in said if line.startswith("free ")][-1].split()[1]
+    free = last_free(said)[0]
     for one, two in zip(rows[:len(rows) // 2], rows[len(rows) // 2:]):
         out("two cores at %d MHz, 16 KB table, %d ms a middlegame: depth %d, %d nodes/s "
             "(one search: depth %d, %d nodes/s; %.2fx); the helper's C stack %d bytes"
@@ -227,12 +232,14 @@ def two_cores(pico, mhz, ms, out):
 
 def console_threads(pico, code):
     """The console's free heap and default table with `threads 2`: the
-    helper's heap comes out of the table (Search.set_threads)."""
+    helper's heap comes out of the table (smp.set_threads)."""
     fresh(pico)
     said = run_code(pico, code % None + "\nsearch.set_threads(2)\n" + FREE_HEAP % "search.tt.kb")
-    free, kb = [line for line in said if line.startswith("free ")][-1].split()[1:]
+    free, kb = last_free(said)
     return "free heap with the console loaded, threads 2 and a default %s KB table: %s bytes" \
         % (kb, free)
+
+
 def run(depth=5, perft_depth=4, movetimes=MOVETIMES, table_ms=TABLE_MS, out=print,
         end_ways=game_end.WAYS, endings=None, heaps=None, stock_start_up=True,
         two_cores_ms=TWO_CORES_MS):
@@ -286,7 +293,7 @@ def run(depth=5, perft_depth=4, movetimes=MOVETIMES, table_ms=TABLE_MS, out=prin
                     continue
                 fresh(pico)
                 said = run_code(pico, code % table + "\n" + FREE_HEAP % "search.tt.kb")
-                free, kb = [line for line in said if line.startswith("free ")][-1].split()[1:]
+                free, kb = last_free(said)
                 out("free heap with the %s loaded and a%s %s KB table: %s bytes"
                     % (mode, "" if table else " default", kb, free))
                 if mode == "console" and table is None:

@@ -37,6 +37,15 @@ def test_the_board_is_turned_for_black_and_its_look_comes_back_with_the_game():
         remove_folder(folder)
 
 
+def resumed(folder):
+    """The console started again on `folder`'s saved game (playing Black's
+    engine, as the tests' first console did), and what it says."""
+    gc.collect()  # (a small heap holds one console at a time)
+    again, said = console("chess960", 518, engine_side=BLACK)
+    assert again.resume(GameStore(folder)), said
+    return again, said
+
+
 def test_a_rating_comes_back_with_the_game_and_names_the_engine():
     folder = scratch_folder("rating")
     try:
@@ -45,9 +54,7 @@ def test_a_rating_comes_back_with_the_game_and_names_the_engine():
         c.handle("level 1500")
         assert "level 1500" in c.game.settings.split(" time")[0], c.game.settings
         del c
-        gc.collect()
-        again, said = console("chess960", 518, engine_side=BLACK)
-        assert again.resume(GameStore(folder)), said
+        again, said = resumed(folder)
         assert again.engine.level == 1500, again.game.settings
         again.handle("level")
         assert said[-1] == "Level 1500: plays at about 1500 Elo.", said[-3:]
@@ -166,9 +173,7 @@ def test_threads_2_comes_back_with_the_game_and_the_engine_searches_on_two():
         assert helper and c.engine.helping is helper and not helper.running.locked()
         assert " threads 2" in c.game.settings, c.game.settings
         del c, helper  # (a small heap holds one console and helper at a time)
-        gc.collect()
-        again, said = console("chess960", 518, engine_side=BLACK)
-        assert again.resume(GameStore(folder)), said
+        again, said = resumed(folder)
         assert again.engine.helper, again.game.settings
         again.handle("threads 1")  # and back: the next save says one
         assert again.engine.helper is None and "threads" not in again.game.settings
@@ -186,9 +191,7 @@ def test_a_bad_threads_setting_is_said_and_the_rest_comes_back():
         c.game.settings = c.game.settings.replace(" look ", " threads 9 look ")
         assert store.save(c.game) is None  # as a save gone wrong would have it
         del c
-        gc.collect()
-        again, said = console("chess960", 518, engine_side=BLACK)
-        assert again.resume(GameStore(folder)), said
+        again, said = resumed(folder)
         assert "warning: threads takes 1 or 2, not '9'; the engine searches on one thread" \
             in said, said
         assert again.engine.level == 1500 and again.engine.helper is None
