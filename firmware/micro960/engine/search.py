@@ -150,6 +150,12 @@ class Search:
         self.tally = zeros("i", 3)
         self.best = 0  # the best move of the last finished iteration
         self.best_root = self.root_raised = 0
+        # The opponent's best answer to each, as the root's search of it
+        # found it (child_best: that of the last ply-1 node to finish), and
+        # to the move think() chose (reply_to): the second move of the PV
+        # even where the table has since lost it (pv()).
+        self.child_best = self.best_reply = self.raised_reply = 0
+        self.reply_to = self.reply = 0
         # Last, so that a table sized by the free heap (hash_kb None) leaves
         # the buffers and the dict above their room. A helper shares its main
         # search's.
@@ -221,10 +227,12 @@ class Search:
                 # A move of the unfinished iteration that beat the window is
                 # better than the last iteration's choice: play it.
                 if self.root_raised:
-                    best = self.root_raised
+                    best = self.reply_to = self.root_raised
+                    self.reply = self.raised_reply
                 break
             score = value
-            best = self.best = self.best_root
+            best = self.best = self.reply_to = self.best_root
+            self.reply = self.best_reply
             if levels and self.root_scores:  # the noise's root moves (the first one's, even if cut short)
                 kept = levels.keep(self)
             if self.on_info:
@@ -342,14 +350,17 @@ class Search:
     # ---------------------------------------------------------------- search
 
     def _root(self, depth, alpha, beta):
-        self.best_root = 0
-        self.root_raised = 0
+        self.best_root = self.root_raised = 0
+        self.best_reply = self.raised_reply = 0
         return _tree(self, depth, alpha, beta)
 
     # ------------------------------------------------------------ reporting
 
     def pv(self, best, depth):
-        """The principal variation from the transposition table, as a list."""
+        """The principal variation from the transposition table, as a list;
+        its second move the one the root's search found, where `best` is
+        the move think() chose (the table may have given that entry to
+        another position since)."""
         pos = self.pos
         line = []
         move = best
@@ -358,6 +369,8 @@ class Search:
             pos.push(move)
             entry = self.tt.probe(pos.key)
             move = self.tt.moves[entry] if entry >= 0 else 0
+            if len(line) == 1 and best == self.reply_to and self.reply:
+                move = self.reply
         for move in reversed(line):
             pos.pop(move)
         return line
@@ -452,7 +465,8 @@ def _tree(search, depth: int, alpha: int, beta: int) -> int:
     """The score of search.pos searched `depth` plies from the root.
 
     The root's best move goes to search.best_root, and to search.root_raised
-    once one beats alpha; at a level with noise, every root move's score goes to
+    once one beats alpha, the answer its search found to best_reply and
+    raised_reply; at a level with noise, every root move's score goes to
     search.root_moves and root_scores.
 
     A recursive negamax alpha-beta, written as one loop. `ply` is the node
@@ -764,10 +778,12 @@ def _tree(search, depth: int, alpha: int, beta: int) -> int:
                         best_move = move
                         if ply == 0:
                             search.best_root = move
+                            search.best_reply = search.child_best
                         if score > alpha:
                             alpha = score
                             if ply == 0:
                                 search.root_raised = move
+                                search.raised_reply = search.child_best
                             if score >= beta:
                                 if flags & _QUIET:
                                     record_cut(board_obj, moves_obj, killers_obj, history, start,
@@ -875,6 +891,8 @@ def _tree(search, depth: int, alpha: int, beta: int) -> int:
                     tt.store(state[_KEY], depth, bound,
                              best + ply if best > MATE_BOUND else
                              (best - ply if best < -MATE_BOUND else best), best_move)
+                    if ply == 1:
+                        search.child_best = best_move
                     result = best
                 mode = _RETURN
                 continue
@@ -897,6 +915,8 @@ def _tree(search, depth: int, alpha: int, beta: int) -> int:
             frame[f + _REDUCE] = reduce
             frame[f + _FLAGS] = flags | phase * _PHASE
             null_ok = 1
+            if ply == 0:
+                search.child_best = 0  # until the move's node has finished
             if phase == _NULL:
                 pos.push_null()
                 null_move(pending, state[_PLY] - 1)

@@ -166,3 +166,24 @@ def test_the_c_stack_is_the_same_at_any_depth():
         raise SkipTest("stack_use is MicroPython's")
     assert search.seldepth > 12, search.seldepth
     assert peaks[1] == peaks[0], peaks
+
+
+def test_the_expected_reply_outlives_its_table_entry():
+    # The second move of the line (what a front end ponders on, UCI's
+    # `bestmove ... ponder`) is the answer the root's search of the chosen
+    # move found: the same as the table's while the table keeps it, and
+    # still there once the table has given that entry to another position.
+    search = Search(HASH_KB)
+    for rules, fen in POSITIONS:
+        game = Game(rules, fen)
+        move, _ = search.think(game, Limits(depth=5))
+        line = search.pv(move, 2)
+        search.tt.clear()
+        assert search.pv(move, 2) == line and len(line) == 2, (fen, line)
+    # A table of one entry, the root's last: it never holds the answer.
+    search.tt.resize(1)
+    search.tt.size = 1
+    game = Game(*POSITIONS[0])
+    move, _ = search.think(game, Limits(depth=4))
+    line = search.pv(move, 2)
+    assert len(line) == 2 and line[1] == search.reply, line
