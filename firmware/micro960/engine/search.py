@@ -54,6 +54,14 @@ _KING = const(6)
 _EXACT = const(1)  # engine/tt.py's bounds
 _LOWER = const(2)
 _UPPER = const(3)
+# Search.replies: the best move of the last ply-1 node the tree finished;
+# that of the root's best move's; the move think() chose and its answer.
+_CHILD = const(0)
+_ROOT_REPLY = const(1)
+_REPLY_TO = const(2)
+_REPLY = const(3)
+
+
 def _reduction(depth, moves):
     return max(0, int(0.75 + math.log(max(depth, 1)) * math.log(max(moves, 1)) / 2.25))
 
@@ -150,12 +158,10 @@ class Search:
         self.tally = zeros("i", 3)
         self.best = 0  # the best move of the last finished iteration
         self.best_root = self.root_raised = 0
-        # The opponent's best answer to each, as the root's search of it
-        # found it (child_best: that of the last ply-1 node to finish), and
-        # to the move think() chose (reply_to): the second move of the PV
-        # even where the table has since lost it (pv()).
-        self.child_best = self.best_reply = self.raised_reply = 0
-        self.reply_to = self.reply = 0
+        # The opponent's best answer as the root's search found it, for pv()
+        # where the table has since lost it (_CHILD ... _REPLY; one array
+        # for a Pico's heap, where each attribute costs its name too).
+        self.replies = zeros("H", 4)
         # Last, so that a table sized by the free heap (hash_kb None) leaves
         # the buffers and the dict above their room. A helper shares its main
         # search's.
@@ -220,19 +226,20 @@ class Search:
         score = kept = 0
         self.root_count = 0
         self.root_raised = 0
+        replies = self.replies
         for depth in range(1, max_depth + 1):
             self.seldepth = 0
             value = self._aspiration(min(depth + self.skip, MAX_PLY - 4), score)
             if self.stopped and depth > 1:
                 # A move of the unfinished iteration that beat the window is
                 # better than the last iteration's choice: play it.
-                if self.root_raised:
-                    best = self.reply_to = self.root_raised
-                    self.reply = self.raised_reply
+                if self.root_raised:  # (the iteration's best_root)
+                    best = replies[_REPLY_TO] = self.root_raised
+                    replies[_REPLY] = replies[_ROOT_REPLY]
                 break
             score = value
-            best = self.best = self.reply_to = self.best_root
-            self.reply = self.best_reply
+            best = self.best = replies[_REPLY_TO] = self.best_root
+            replies[_REPLY] = replies[_ROOT_REPLY]  # pv()'s, for best
             if levels and self.root_scores:  # the noise's root moves (the first one's, even if cut short)
                 kept = levels.keep(self)
             if self.on_info:
@@ -351,7 +358,6 @@ class Search:
 
     def _root(self, depth, alpha, beta):
         self.best_root = self.root_raised = 0
-        self.best_reply = self.raised_reply = 0
         return _tree(self, depth, alpha, beta)
 
     # ------------------------------------------------------------ reporting
@@ -362,6 +368,7 @@ class Search:
         the move think() chose (the table may have given that entry to
         another position since)."""
         pos = self.pos
+        replies = self.replies
         line = []
         move = best
         while move and len(line) < depth and self._is_legal(move):
@@ -369,8 +376,8 @@ class Search:
             pos.push(move)
             entry = self.tt.probe(pos.key)
             move = self.tt.moves[entry] if entry >= 0 else 0
-            if len(line) == 1 and best == self.reply_to and self.reply:
-                move = self.reply
+            if len(line) == 1 and best == replies[_REPLY_TO]:
+                move = replies[_REPLY] or move
         for move in reversed(line):
             pos.pop(move)
         return line
@@ -465,8 +472,8 @@ def _tree(search, depth: int, alpha: int, beta: int) -> int:
     """The score of search.pos searched `depth` plies from the root.
 
     The root's best move goes to search.best_root, and to search.root_raised
-    once one beats alpha, the answer its search found to best_reply and
-    raised_reply; at a level with noise, every root move's score goes to
+    once one beats alpha (and the answer its search found to
+    search.replies[_ROOT_REPLY]); at a level with noise, every root move's score goes to
     search.root_moves and root_scores.
 
     A recursive negamax alpha-beta, written as one loop. `ply` is the node
@@ -569,6 +576,7 @@ def _tree(search, depth: int, alpha: int, beta: int) -> int:
     stopped = int(search.stopped)
     tally = ptr32(search.tally)
     tally[1] = int(search.seldepth)
+    replies = ptr16(search.replies)
     ply = 0
     start = 0
     null_ok = 0
@@ -778,12 +786,11 @@ def _tree(search, depth: int, alpha: int, beta: int) -> int:
                         best_move = move
                         if ply == 0:
                             search.best_root = move
-                            search.best_reply = search.child_best
+                            replies[_ROOT_REPLY] = replies[_CHILD]
                         if score > alpha:
                             alpha = score
                             if ply == 0:
                                 search.root_raised = move
-                                search.raised_reply = search.child_best
                             if score >= beta:
                                 if flags & _QUIET:
                                     record_cut(board_obj, moves_obj, killers_obj, history, start,
@@ -892,7 +899,7 @@ def _tree(search, depth: int, alpha: int, beta: int) -> int:
                              best + ply if best > MATE_BOUND else
                              (best - ply if best < -MATE_BOUND else best), best_move)
                     if ply == 1:
-                        search.child_best = best_move
+                        replies[_CHILD] = best_move
                     result = best
                 mode = _RETURN
                 continue
@@ -916,7 +923,7 @@ def _tree(search, depth: int, alpha: int, beta: int) -> int:
             frame[f + _FLAGS] = flags | phase * _PHASE
             null_ok = 1
             if ply == 0:
-                search.child_best = 0  # until the move's node has finished
+                replies[_CHILD] = 0  # until the move's node has finished
             if phase == _NULL:
                 pos.push_null()
                 null_move(pending, state[_PLY] - 1)
