@@ -45,7 +45,7 @@ def test_two_searches_find_a_mate_in_two():
         game = Game(rules, fen)
         move, score = search.think(game, Limits(depth=4))
         assert (score, san(game.pos, move)) == (MATE - 3, solution), (fen, score)
-        assert search.helping is search.helper, "the helper searched too"
+        assert search.helping is search.helper, "the helper was started beside it"
 
 
 def test_the_helper_searches_a_copy_of_the_game_and_ends_with_the_search():

@@ -37,6 +37,15 @@ def test_the_board_is_turned_for_black_and_its_look_comes_back_with_the_game():
         remove_folder(folder)
 
 
+def saving(folder, **kwargs):
+    """A console of game 518 (console()'s `kwargs`) that saves to `folder`:
+    it, what it says, and its GameStore."""
+    c, said = console("chess960", 518, **kwargs)
+    store = GameStore(folder)
+    c.resume(store)
+    return c, said, store
+
+
 def resumed(folder):
     """The console started again on `folder`'s saved game (playing Black's
     engine, as the tests' first console did), and what it says."""
@@ -49,8 +58,7 @@ def resumed(folder):
 def test_a_rating_comes_back_with_the_game_and_names_the_engine():
     folder = scratch_folder("rating")
     try:
-        c, said = console("chess960", 518, engine_side=BLACK)
-        c.resume(GameStore(folder))
+        c, said, _ = saving(folder, engine_side=BLACK)
         c.handle("level 1500")
         assert "level 1500" in c.game.settings.split(" time")[0], c.game.settings
         del c
@@ -66,9 +74,7 @@ def test_the_archived_game_names_its_players_and_its_date():
     import time
     folder = scratch_folder("players")
     try:
-        c, said = console("chess960", 518, engine_side=BLACK)
-        store = GameStore(folder)
-        c.resume(store)
+        c, said, store = saving(folder, engine_side=BLACK)
         c.handle("level 7")
         c.handle("f3")
         from micro960.device.storage import today
@@ -136,9 +142,7 @@ def test_new_and_rules_keep_an_unfinished_game_in_the_archive():
     """`new` threw an unfinished game away without a word (issue 40)."""
     folder = scratch_folder("unfinished")
     try:
-        c, said = console("chess960", 518)
-        store = GameStore(folder)
-        c.resume(store)
+        c, said, store = saving(folder)
         kept = "The unfinished game was kept in %s." % store.archive_path
         c.handle("new 518")  # no move yet: nothing to keep
         assert kept not in said and _text(store.archive_path) == ""
@@ -164,8 +168,7 @@ def test_threads_2_comes_back_with_the_game_and_the_engine_searches_on_two():
         return  # (a MicroPython without threads refuses threads 2: test_console)
     folder = scratch_folder("threads")
     try:
-        c, said = console("chess960", 518, engine_side=BLACK)
-        c.resume(GameStore(folder))
+        c, said, _ = saving(folder, engine_side=BLACK)
         c.handle("threads 2")
         assert said[-1] == "The engine searches on two threads.", said[-3:]
         c.handle("e4")  # the engine answers with both searches
@@ -184,9 +187,7 @@ def test_threads_2_comes_back_with_the_game_and_the_engine_searches_on_two():
 def test_a_bad_threads_setting_is_said_and_the_rest_comes_back():
     folder = scratch_folder("badthreads")
     try:
-        c, said = console("chess960", 518, engine_side=BLACK)
-        store = GameStore(folder)
-        c.resume(store)
+        c, said, store = saving(folder, engine_side=BLACK)
         c.handle("level 1500")
         c.game.settings = c.game.settings.replace(" look ", " threads 9 look ")
         assert store.save(c.game) is None  # as a save gone wrong would have it
