@@ -1,8 +1,9 @@
 """Move ordering: the order in which the search tries a node's moves.
 
 The hash move first, then captures by most valuable victim and least valuable
-attacker, queen promotions, the two killer moves of the ply, and the quiet
-moves by their history score; in the main search, a capture that loses
+attacker, queen promotions, the two killer moves of the ply, the counter move
+(the quiet move that last refuted the opponent's move), and the quiet moves
+by their history score; in the main search, a capture that loses
 material by static exchange (engine/see.py) goes among the quiet moves of little
 history. order_moves, a viper loop over the move buffer, scores every move
 once; the search's loops (engine/search.py, engine/quiescence.py) take the best remaining
@@ -14,7 +15,7 @@ from micro960.engine.see import VALUES, see_ge
 
 _HASH_MOVE = const(30000)
 _CAPTURE = const(20000)
-KILLER = const(15000)  # the second killer scores KILLER - 1
+KILLER = const(15000)  # the second killer scores KILLER - 1, the counter move KILLER - 2
 HISTORY_MAX = const(14000)  # quiet moves score their history, below the killers
 _CASTLE = const(3)  # rules/position.py's move flags, as constants for viper code
 _EN_PASSANT = const(2)
@@ -24,10 +25,11 @@ _PROMOTE_Q = const(7)
 
 @micropython.viper
 def order_moves(board_obj, moves: ptr16, order: ptr16, start: int, end: int,
-                hash_move: int, killer1: int, killer2: int, history: ptr16, guarded: int,
-                lifted):
+                hash_move: int, killer1: int, killer2: int, counter: int, history: ptr16,
+                guarded: int, lifted):
     """Give each move an ordering score: hash move, captures by most valuable
-    victim and then least valuable attacker, promotions, killers, history.
+    victim and then least valuable attacker, promotions, killers, the counter
+    move, history.
     With `guarded`, a capture that loses material by static exchange goes
     after the killers and good quiet moves (`lifted`: see_ge's scratch)."""
     board = ptr8(board_obj)
@@ -62,6 +64,8 @@ def order_moves(board_obj, moves: ptr16, order: ptr16, start: int, end: int,
             order[i] = KILLER
         elif move == killer2:
             order[i] = KILLER - 1
+        elif move == counter:
+            order[i] = KILLER - 2
         else:
             piece = int(board[fr])
             order[i] = history[((piece - 9 - ((piece >> 3) & 2)) << 6) | int(to64[to])]

@@ -152,7 +152,7 @@ def quiesce(search, alpha: int, beta: int, ply: int, start: int) -> int:
                     end = int(generate(board_obj, squares, first, first + counts[us >> 4],
                                         moves_obj, start,
                                         us | frame[f + _IN_CHECK] | queen_only, state[_EP]))
-                    order_moves(board_obj, moves_obj, order_obj, start, end, 0, 0, 0, history, 0,
+                    order_moves(board_obj, moves_obj, order_obj, start, end, 0, 0, 0, 0, history, 0,
                                 lifted)
                     frame[f + _NEXT] = start
                     frame[f + _END] = end

@@ -1,8 +1,9 @@
 """The search: iterative deepening, principal-variation alpha-beta with
 aspiration windows, quiescence, a transposition table, null-move pruning,
 futility and late-move pruning, late-move reductions, internal iterative
-reduction, killers and history. Where the static score is no better than two
-plies before (the side to move is not "improving"), it prunes and reduces more.
+reduction, killers, counter moves and history. Where the static score is no
+better than two plies before (the side to move is not "improving"), it prunes
+and reduces more.
 
 Everything it needs per node lives in buffers made once, so searching
 allocates nothing per node.
@@ -125,6 +126,9 @@ class Search:
         self.plies = plies()  # each ply's state: _tree's, and below its leaves quiesce's
         self.net = network()  # read at the first Search; a bad weights file ends the program here
         self.history = zeros("H", 12 * 64)  # by (piece_row, to-square), as Zobrist keys
+        # The quiet move that last refuted a move, by that move's piece kind
+        # and destination (the counter-move heuristic): ordered after the killers.
+        self.counters = zeros("H", 7 * 64)
         # At a level with noise: every root move's score (levels.prepare).
         self.root_moves = self.root_scores = None
         self.root_count = 0
@@ -550,6 +554,7 @@ def _tree(search, depth: int, alpha: int, beta: int) -> int:
     killers_obj = search.killers
     killers = ptr16(killers_obj)
     history = search.history
+    counters = ptr16(search.counters)
     frame = ptr16(search.plies)
     generate = search.limits.generate
     tt = search.tt
@@ -795,15 +800,23 @@ def _tree(search, depth: int, alpha: int, beta: int) -> int:
                                 if flags & _QUIET:
                                     record_cut(board_obj, moves_obj, killers_obj, history, start,
                                                i, depth, ply)
+                                    if ply and frame[f - FRAME + _FLAGS] // _PHASE != _NULL:
+                                        to = (frame[f - FRAME + _MOVE] >> 6) & 63
+                                        counters[(int(board[to120[to]]) & 7) << 6 | to] = move
                                 i = end  # a cut: no more moves
                     i += 1
                     mode = _NEXT_MOVE
         if mode == _MOVES:
             # Step 10. Generate the moves; order them (hash move, captures,
-            # killers, history).
+            # killers, the counter move, history).
             end = int(generate(pos, moves_obj, start))
+            counter = 0
+            f = ply * FRAME
+            if ply and frame[f - FRAME + _FLAGS] // _PHASE != _NULL:
+                to = (frame[f - FRAME + _MOVE] >> 6) & 63
+                counter = counters[(int(board[to120[to]]) & 7) << 6 | to]
             order_moves(board_obj, moves_obj, order_obj, start, end, hash_move,
-                        killers[2 * ply], killers[2 * ply + 1], history, 1, lifted)
+                        killers[2 * ply], killers[2 * ply + 1], counter, history, 1, lifted)
             i = start
             best = -INFINITE
             best_move = 0
@@ -879,7 +892,7 @@ def _tree(search, depth: int, alpha: int, beta: int) -> int:
                     phase = _REDUCED
                     # Late-move reductions: quiet moves late in the order.
                     if ply and depth >= 3 and legal > 3 and quiet and not in_check and \
-                            not checks and int(order[i]) < _KILLER - 1:
+                            not checks and int(order[i]) < _KILLER - 2:
                         cell = (depth if depth < 16 else 15) * 32 + (legal if legal < 32 else 31)
                         reduce = (lmr[cell >> 1] >> ((cell & 1) << 2)) & 15
                         if (flags & _PV_NODE) and reduce:

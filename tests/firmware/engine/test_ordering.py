@@ -3,7 +3,7 @@ search takes a node's moves, and what a cut teaches the killers and history.
 """
 from micro960.compat import zeros
 from micro960.rules.movegen import move_buffer, pseudo_moves
-from micro960.engine.ordering import HISTORY_MAX, age_history, order_moves, record_cut
+from micro960.engine.ordering import HISTORY_MAX, KILLER, age_history, order_moves, record_cut
 from micro960.rules.position import TO64, Position, piece_row
 from micro960.rules.ucimove import move_from, move_to, parse_uci, uci_text
 
@@ -23,6 +23,7 @@ class Node:
         self.order = zeros("H", len(self.moves))
         self.end = pseudo_moves(self.pos, self.moves, 0)
         self.killers = zeros("H", 4)
+        self.counter = 0
         self.history = zeros("H", 12 * 64)
 
     def move(self, text):
@@ -41,7 +42,7 @@ class Node:
         remaining one each time, the first of equals."""
         order_moves(self.pos.board, self.moves, self.order, 0, self.end,
                     self.move(hash_move) if hash_move else 0, self.killers[0],
-                    self.killers[1], self.history, guarded, self.pos.lifted)
+                    self.killers[1], self.counter, self.history, guarded, self.pos.lifted)
         left = list(range(self.end))
         taken = []
         while left:
@@ -97,6 +98,15 @@ def test_hash_move_then_captures_by_victim_and_attacker_then_killers_then_histor
         ["c3e4", "e1e4"],  # they lose material: after the good quiet moves
     ])
     assert len(picked) == node.end == len(set(picked))
+
+
+def test_the_counter_move_comes_after_the_killers_and_before_history():
+    node = taught()
+    node.counter = node.move("g1h1")  # the quiet move of least history
+    picked = node.picked()
+    start = picked.index("h2h3")
+    assert picked[start:start + 4] == ["h2h3", "f2f4", "g1h1", "d1h5"], picked
+    assert node.score("g1h1") == KILLER - 2
 
 
 def test_losing_captures_stay_among_the_captures_in_quiescence():

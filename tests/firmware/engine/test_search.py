@@ -10,7 +10,8 @@ from micro960.rules.game import Game
 from micro960.rules.notation import san
 from micro960.engine.search import MATE, Limits, Search
 from micro960.text.uci import RootMoves
-from micro960.rules.ucimove import uci_text
+from micro960.rules.position import PAWN, TO64
+from micro960.rules.ucimove import move_to, parse_uci, uci_text
 
 try:
     from unittest import SkipTest
@@ -187,3 +188,17 @@ def test_the_expected_reply_outlives_its_table_entry():
     move, _ = search.think(game, Limits(depth=4))
     line = search.pv(move, 2)
     assert len(line) == 2, line
+
+
+def test_a_quiet_move_that_refutes_a_move_is_kept_as_its_counter():
+    # Black threatens Re1 mate; 1. a3 does nothing against it, and the
+    # search below it finds the mate, a quiet move, and remembers it as the
+    # counter to a pawn's move to a3 (by the moving piece and destination).
+    game = Game("classical", "4r1k1/5ppp/8/8/8/8/P4PPP/6K1 w - - 0 1")
+    search = Search(HASH_KB)
+    search.think(game, Limits(depth=3))
+    pos = game.pos
+    a3 = parse_uci(pos, "a2a3")
+    game.push(a3)
+    mate = parse_uci(pos, "e8e1")
+    assert search.counters[(PAWN << 6) | TO64[move_to(a3)]] == mate
