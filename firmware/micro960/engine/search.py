@@ -3,7 +3,8 @@ aspiration windows, quiescence, a transposition table, null-move pruning,
 futility and late-move pruning, late-move reductions, internal iterative
 reduction, killers, counter moves and history. Where the static score is no
 better than two plies before (the side to move is not "improving"), it prunes
-and reduces more.
+and reduces more. A capture that loses material by static exchange is
+reduced as a quiet move is, and skipped near the horizon outside the PV.
 
 Everything it needs per node lives in buffers made once, so searching
 allocates nothing per node.
@@ -45,6 +46,7 @@ _PLY = const(5)
 _WHITE = const(8)
 _BOTH = const(24)
 _EN_PASSANT = const(2)
+_CASTLE = const(3)
 _PROMOTE_N = const(4)
 _KILLER = const(15000)  # ordering.KILLER
 _PAWN = const(1)
@@ -493,7 +495,8 @@ def _tree(search, depth: int, alpha: int, beta: int) -> int:
                  8 static score, improving?
                  9 late-move limit, futility, reverse futility, null move
       MOVES     10 generate and order the moves
-      NEXT_MOVE 11 pick the best-ordered move  12 prune a quiet move
+      NEXT_MOVE 11 pick the best-ordered move
+                12 prune a quiet move or a losing capture
                 13 make it, skip it if illegal  14 its phase and reduction
                 15 no move left: mate, stalemate or the best, into the table
       DESCEND   16 keep the node in its frame; the child's window and depth
@@ -843,20 +846,25 @@ def _tree(search, depth: int, alpha: int, beta: int) -> int:
                     order[at] = order[i]
                     order[i] = top
                 kind = move >> 12
-                quiet = 0
-                if board[to120[(move >> 6) & 63]] == 0 and kind < _PROMOTE_N and \
-                        kind != _EN_PASSANT:
-                    quiet = 1
+                quiet = 0  # 1 a quiet move, 2 a capture that loses material
+                if kind < _PROMOTE_N and kind != _EN_PASSANT:
+                    if board[to120[(move >> 6) & 63]] == 0:
+                        quiet = 1
+                    elif top < _KILLER and kind != _CASTLE:  # put among the quiet moves
+                        quiet = 2  # (by ordering.py; castling takes its own rook)
                 # A checking move is never pruned or reduced: it may start a
                 # mate. (Asked only of the quiet moves that would be, and
                 # before making the move, so a pruned move costs little.)
-                # Step 12. Prune a quiet move near the leaves.
+                # Step 12. Prune a quiet move or a losing capture near the leaves.
                 checks = 0
                 if quiet and legal and ply and not in_check:
                     # Near the leaves, a quiet move that leaves its piece to
                     # be taken for nothing is not worth a look either.
                     prune = 0
-                    if (flags & _FUTILE) or legal >= late or \
+                    if quiet == 2:
+                        if depth <= 2 and not (flags & _PV_NODE):
+                            prune = 1
+                    elif (flags & _FUTILE) or legal >= late or \
                             (depth <= 3 and
                              not see_ge(board_obj, move, -20 * depth * (depth + 1), lifted)):
                         prune = 1
@@ -882,7 +890,7 @@ def _tree(search, depth: int, alpha: int, beta: int) -> int:
                     continue
                 # Step 14. Which search the move gets (the phase), and its reduction.
                 legal += 1
-                flags = (flags | _QUIET) if quiet else (flags & ~_QUIET)
+                flags = (flags | _QUIET) if quiet == 1 else (flags & ~_QUIET)
                 reduce = 0
                 if ply == 0 and root_all:
                     phase = _ROOT_ALL
@@ -890,7 +898,7 @@ def _tree(search, depth: int, alpha: int, beta: int) -> int:
                     phase = _FIRST
                 else:
                     phase = _REDUCED
-                    # Late-move reductions: quiet moves late in the order.
+                    # Late-move reductions: quiet moves and losing captures late in the order.
                     if ply and depth >= 3 and legal > 3 and quiet and not in_check and \
                             not checks and int(order[i]) < _KILLER - 2:
                         cell = (depth if depth < 16 else 15) * 32 + (legal if legal < 32 else 31)

@@ -4,14 +4,21 @@ A Watch is the search's `watch`, told of each node as the search enters and
 leaves it, and it wraps the position's null move; it checks each rule as the
 tree is searched: null move (never in check, never for a side with only
 pawns and its king), check extension, late-move reductions (never in
-check, of a checking move or at the root) and their re-search,
+check, of a checking move or at the root) and their re-search, captures
+that lose material (skipped near the horizon outside the PV, reduced
+deeper),
 principal-variation search and its re-search, and aspiration windows.
 It keeps only the path from the root, so it fits MicroPython's heap. A
 broken rule fails every test here, named in the message; each test also
 asserts that its own rule was used, so a rule switched off fails too.
 """
 from micro960.rules.game import Game
-from micro960.engine.search import INFINITE, MATE, Limits, Search
+from micro960.rules.position import CASTLE, EN_PASSANT, PROMOTE_N
+from micro960.rules.ucimove import move_from, move_to
+from micro960.engine.see import VALUES, see_ge
+from micro960.engine.search import FRAME, INFINITE, MATE, Limits, Search
+
+_MOVE = 9  # engine/search.py's frame field: the move searched below a node
 
 HASH_KB = 4
 # Middlegames with checks, captures and quiet moves in their trees.
@@ -48,6 +55,7 @@ class Watch:
         self.counts = {}
         self.broken = []
         self.inner_root = search._root
+        self.frames = search.plies
         search.watch = self
         search._root = self._root
         self.windows = []  # (depth, alpha, beta, score) of each root search
@@ -129,8 +137,13 @@ class Watch:
                 self.fail("a move was not searched again %d deep %s" % (first, why))
             self.count("searched again " + why)
             return
+        losing = not in_check and not gives_check and self._loses_material()
+        if losing and d <= 2 and parent[2] - parent[1] == 1:
+            self.fail("a losing capture searched %d plies from the horizon outside the PV" % d)
         if depth < first:
             self.count("reduced")
+            if losing:
+                self.count("losing captures reduced")
             if depth < first - 1:
                 self.count("reduced two plies or more")
             if in_check or gives_check or len(self.path) == 1:
@@ -139,6 +152,22 @@ class Watch:
             if beta - alpha > 1:
                 self.fail("a later move of a PV node searched with a full window first")
             self.count("null windows in PV nodes")
+
+    def _loses_material(self):
+        """Was the move to this node a capture that loses material by static
+        exchange, a more valuable piece taking a less valuable one?"""
+        move = self.frames[(len(self.path) - 1) * FRAME + _MOVE]
+        flag = move >> 12
+        if flag == EN_PASSANT or flag == CASTLE or flag >= PROMOTE_N:
+            return False
+        pos = self.pos
+        pos.pop(move)  # the position the move was made in, for a moment
+        board = pos.board
+        victim = board[move_to(move)] & 7
+        losing = victim and VALUES[board[move_from(move)] & 7] > VALUES[victim] and \
+            not see_ge(board, move, 0, pos.lifted)
+        pos.push(move)
+        return losing
 
     def _returned(self, parent, key, depth, alpha, beta, score):
         """A reduced or null-window search that beat alpha is searched again."""
@@ -193,6 +222,7 @@ def test_late_quiet_moves_are_reduced_and_searched_again_when_they_beat_alpha():
     # Later moves of deeper nodes lose more than one ply (LMR_TABLE).
     assert counts.get("reduced two plies or more", 0) > 50, counts
     assert counts.get("searched again after a reduction", 0) >= 5, counts
+    assert counts.get("losing captures reduced", 0) > 5, counts
 
 
 def test_later_moves_of_a_pv_node_get_a_null_window_then_the_full_one_if_inside():
