@@ -174,6 +174,7 @@ def test_the_protocol_commands(raw):
     raw.send("setboard r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1")
     raw.send("force")
     raw.send("usermove e1g1")  # wildcastle castles as normal chess writes it
+    raw.send("sd 2")  # (`new` took the limit away: the default clock's move could take 20 s)
     raw.send("go")
     raw.expect("move ")
     assert raw.ask("ping 2", "pong") == "pong 2"

@@ -215,13 +215,15 @@ def test_the_last_thinking_line_begins_with_the_move_played():
     is played. Its line was not shown (issue 40: `g6 c3 c5 f3` shown, c6
     played); now a last line begins with it, the score unknown."""
     cut_short = 0
-    for wait in (310, 350):  # some 5,000 and 5,600 nodes: depth 7 cut short
+    for wait in (250, 270):  # some 4,000 and 4,300 nodes after 1. e4 e5: depth 7 cut short
         c, said = console()
+        c.handle("e4")
+        c.handle("e5")
         c.limits = Limits(nodes=10 ** 7)  # till Enter
         c.input = Keys(wait)
         c.handle("go")
         lines = [text for text in said if text.startswith("  depth ")]
-        move = [text for text in said if text.startswith("micro960 plays 1. ")][0].split()[-1]
+        move = [text for text in said if text.startswith("micro960 plays 2. ")][0].split()[-1]
         assert lines[-1].split("  ")[-1].split()[0] == move, (wait, lines, move)
         cut_short += lines[-1].split()[2] == "unfinished"
     assert cut_short, said  # (the case is there to see)
