@@ -28,7 +28,7 @@ _PLY = const(5)
 # that ply's frame of Search.plies (search.FRAME fields a ply), which the
 # tree search uses only for the plies above. Scores (within +-32000) are
 # kept + _BIAS, since viper reads a ptr16 as unsigned.
-_FRAME = const(16)  # search.FRAME
+_FRAME = const(17)  # search.FRAME
 _BIAS = const(32768)
 _ALPHA = const(0)
 _BETA = const(1)

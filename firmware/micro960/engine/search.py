@@ -129,8 +129,10 @@ class Search:
         self.net = network()  # read at the first Search; a bad weights file ends the program here
         self.history = zeros("H", 12 * 64)  # by (piece_row, to-square), as Zobrist keys
         # The quiet move that last refuted a move, by that move's piece kind
-        # and destination (the counter-move heuristic): ordered after the killers.
-        self.counters = zeros("H", 7 * 64)
+        # and destination (the counter-move heuristic): ordered after the
+        # killers. Entry 1 + kind * 64 + to; entry 0, none, stays 0 (the
+        # root and the null move's answers have no move to counter).
+        self.counters = zeros("H", 1 + 7 * 64)
         # At a level with noise: every root move's score (levels.prepare).
         self.root_moves = self.root_scores = None
         self.root_count = 0
@@ -427,7 +429,7 @@ def _repeated(pos, game) -> bool:
 # first, kept 464 bytes of C stack a ply and overflowed in a long middlegame
 # search. Its machine code takes 7 KB more heap than the bytecode did.
 # Scores are kept + _BIAS, since viper reads a ptr16 as unsigned.
-FRAME = const(16)
+FRAME = const(17)
 _BIAS = const(32768)
 _ALPHA = const(0)
 _BETA = const(1)
@@ -445,6 +447,7 @@ _LATE = const(12)  # late-move pruning: from this many legal moves on, quiet one
 _HASH_MOVE = const(13)
 _REDUCE = const(14)
 _FLAGS = const(15)  # the switches below, and the phase of the search below
+_COUNTER_AT = const(16)  # the node's entry of Search.counters (0: none)
 _IN_CHECK = const(1)
 _PV_NODE = const(2)
 _IMPROVING = const(4)  # better than two plies ago; prune and reduce less
@@ -803,9 +806,9 @@ def _tree(search, depth: int, alpha: int, beta: int) -> int:
                                 if flags & _QUIET:
                                     record_cut(board_obj, moves_obj, killers_obj, history, start,
                                                i, depth, ply)
-                                    if ply and frame[f - FRAME + _FLAGS] // _PHASE != _NULL:
-                                        to = (frame[f - FRAME + _MOVE] >> 6) & 63
-                                        counters[(int(board[to120[to]]) & 7) << 6 | to] = move
+                                    counter_at = frame[f + _COUNTER_AT]
+                                    if counter_at:
+                                        counters[counter_at] = move
                                 i = end  # a cut: no more moves
                     i += 1
                     mode = _NEXT_MOVE
@@ -813,13 +816,14 @@ def _tree(search, depth: int, alpha: int, beta: int) -> int:
             # Step 10. Generate the moves; order them (hash move, captures,
             # killers, the counter move, history).
             end = int(generate(pos, moves_obj, start))
-            counter = 0
             f = ply * FRAME
+            counter_at = 0
             if ply and frame[f - FRAME + _FLAGS] // _PHASE != _NULL:
-                to = (frame[f - FRAME + _MOVE] >> 6) & 63
-                counter = counters[(int(board[to120[to]]) & 7) << 6 | to]
-            order_moves(board_obj, moves_obj, order_obj, start, end, hash_move,
-                        killers[2 * ply], killers[2 * ply + 1], counter, history, 1, lifted)
+                to = (frame[f - FRAME + _MOVE] >> 6) & 63  # the move that led here
+                counter_at = 1 + ((int(board[to120[to]]) & 7) << 6 | to)
+            frame[f + _COUNTER_AT] = counter_at
+            order_moves(board_obj, moves_obj, order_obj, start, end, hash_move, killers[2 * ply],
+                        killers[2 * ply + 1], counters[counter_at], history, 1, lifted)
             i = start
             best = -INFINITE
             best_move = 0

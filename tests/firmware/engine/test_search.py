@@ -201,4 +201,4 @@ def test_a_quiet_move_that_refutes_a_move_is_kept_as_its_counter():
     a3 = parse_uci(pos, "a2a3")
     game.push(a3)
     mate = parse_uci(pos, "e8e1")
-    assert search.counters[(PAWN << 6) | TO64[move_to(a3)]] == mate
+    assert search.counters[1 + ((PAWN << 6) | TO64[move_to(a3)])] == mate
