@@ -187,7 +187,7 @@ def test_the_expected_reply_outlives_its_table_entry():
     game = Game(*POSITIONS[0])
     move, _ = search.think(game, Limits(depth=4))
     line = search.pv(move, 2)
-    assert len(line) == 2, line
+    assert len(line) == 2 and line[1] == search.replies[3], line  # search.py's _REPLY
 
 
 def test_a_quiet_move_that_refutes_a_move_is_kept_as_its_counter():
