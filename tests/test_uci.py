@@ -152,9 +152,9 @@ def test_configured_options_take_effect(engine):
     # is asked for; a UCI_Elo as its level; UCI_LimitStrength off, Skill Level.
     engine.configure({"Skill Level": 0})
     assert engine.analyse(board, chess.engine.Limit(depth=6))["depth"] == knobs(LOWEST)[1] == 1
-    engine.configure({"Skill Level": 20, "UCI_LimitStrength": True, "UCI_Elo": 1700})
+    engine.configure({"Skill Level": 20, "UCI_LimitStrength": True, "UCI_Elo": 1500})
     info = engine.analyse(board, chess.engine.Limit(depth=6))
-    assert info["depth"] <= knobs(1700)[1] < 6 and info["nodes"] <= knobs(1700)[0] + 16, info
+    assert info["depth"] <= knobs(1500)[1] < 6 and info["nodes"] <= knobs(1500)[0] + 16, info
     engine.configure({"UCI_LimitStrength": False})
     assert engine.analyse(board, chess.engine.Limit(depth=6))["depth"] == 6
 

@@ -18,27 +18,28 @@ three knobs:
   gives pieces away at random.
 
 The first iteration always runs whole (see prepare), so even the lowest
-level weighs every move. Below 1050 the only weakening left would be
-giving material away, so no level goes lower.
+level weighs every move. The lowest row (one ply, the most noise that
+gives no piece away) measures about 1100: below it the only weakening
+left would be giving material away, so no level goes lower.
 
 Each row was measured (host_tools/levels/README.md has the matches and
 their games): against Stockfish 15.1 at the same UCI_Elo, 0.2 s a move
 (its weakening picks its move at a shallow depth, which that reaches), or,
 below Stockfish's floor of 1350, against the row above, which it should
-score about 24% against (-200). A rating between two rows takes knobs
-between theirs. At full strength (level 20, the default) nothing loads
-this module.
+score as far below as its rating is (24% at 200 below, 30% at 150). A
+rating between two rows takes knobs between theirs. At full strength
+(level 20, the default) nothing loads this module.
 """
 
 from micro960.compat import zeros
 
 # rating, nodes a move, depth, noise (centipawns); what it scored
 LEVELS = (
-    (1050, 300, 1, 220),  # 58/200 against 1250: -155.5 +/- 47.3
-    (1250, 300, 1, 100),  # 56.5/200 against 1450: -161.9 +/- 45.5
-    (1450, 1000, 2, 60),  # 85/200 against Stockfish 1450: -52.5 +/- 45.4
-    (1650, 3000, 3, 20),  # 83.5/200 against Stockfish 1650: -57.9 +/- 46.7
-    (1900, 12000, 12, 0),  # 135.5/300 against Stockfish 1900: -33.7 +/- 34.0
+    (1100, 300, 1, 220),  # 76/200 against 1250: -85.0 +/- 43.7
+    (1250, 300, 1, 100),  # 56/200 against 1450: -164.1 +/- 48.5
+    (1450, 1000, 2, 30),  # 92/200 against Stockfish 1450: -27.9 +/- 45.6
+    (1650, 8000, 4, 20),  # 114/200 against Stockfish 1650: +49.0 +/- 44.2
+    (1900, 12000, 12, 0),  # 93/200 against Stockfish 1900: -24.4 +/- 42.3
 )
 LOWEST = LEVELS[0][0]
 HIGHEST = LEVELS[-1][0]
@@ -59,6 +60,13 @@ def check(level):
         raise ValueError("levels are 0-20 (20 = full strength) or a rating %d-%d"
                          % (LOWEST, HIGHEST))
     return level
+
+
+def nearest(level):
+    """A saved level as micro960 plays it now: a rating beyond the table's
+    ends becomes the end's (a game saved at 1050, the lowest rating before
+    2026-11-29, resumes at 1100); a skill level stays."""
+    return min(max(level, LOWEST), HIGHEST) if level > 20 else level
 
 
 def ponders(level):

@@ -27,7 +27,7 @@ Commands, each with an example:
   analyze             the engine's line for the position, deeper and deeper,
                       until you press Enter
   analyse             the same as analyze
-  level 1500          play at about that rating (1050-1900, as Stockfish's
+  level 1500          play at about that rating (1100-1900, as Stockfish's
                       UCI_Elo; at 5 s a move or more on a Pico); level 0-19:
                       the same, evenly; level 20: full strength
   ponder off          the engine stops thinking on your time (ponder on: it

@@ -67,7 +67,8 @@ def _take_settings(console, text):
             if name == "engine":
                 console.engine_side = console.ENGINE_SIDES.index(value) * 8 or None
             elif name == "level":
-                cmd_level(console, [value], quiet=True)
+                from micro960.engine.levels import nearest
+                cmd_level(console, [str(nearest(int(value)))], quiet=True)
             elif name == "time":
                 cmd_time(console, [str(int(value) / 1000)], quiet=True)
             elif name == "ponder":

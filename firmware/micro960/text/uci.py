@@ -29,7 +29,7 @@ OPTIONS = (
     "option name Skill Level type spin default 20 min 0 max 20",
     "option name UCI_LimitStrength type check default false",
     # The ratings engine/levels.py plays (its LOWEST and HIGHEST), measured.
-    "option name UCI_Elo type spin default 1900 min 1050 max 1900",
+    "option name UCI_Elo type spin default 1900 min 1100 max 1900",
     "option name Move Overhead type spin default 30 min 0 max 5000",
     "option name Threads type spin default 1 min 1 max %d" % THREADS,
     # The GUI decides when to ponder (go ponder, ponderhit): the option only says we can.
@@ -218,7 +218,7 @@ class Uci:
         elif key == "uci_limitstrength":
             self.limit_strength = _flag(value)
         elif key == "uci_elo":
-            self.elo = _number(value, 1050, 1900)
+            self.elo = _number(value, 1100, 1900)
         elif key == "move overhead":
             self.search.move_overhead = _number(value, 0, 5000)
         elif key == "threads":

@@ -70,6 +70,23 @@ def test_a_rating_comes_back_with_the_game_and_names_the_engine():
         remove_folder(folder)
 
 
+def test_a_game_saved_at_a_rating_no_longer_offered_resumes_at_the_nearest():
+    from micro960.engine.levels import LOWEST
+    folder = scratch_folder("old-rating")
+    try:
+        c, said, _ = saving(folder, engine_side=BLACK)
+        c.handle("time 3")
+        c.engine.level = 1050  # the lowest rating until 2026-11-29
+        c.keep()
+        assert "level 1050 time 3000" in c.game.settings, c.game.settings
+        del c
+        again, said = resumed(folder)
+        assert again.engine.level == LOWEST == 1100 and again.limits.movetime == 3000, said
+        assert not [line for line in said if "damaged" in line], said
+    finally:
+        remove_folder(folder)
+
+
 def test_the_archived_game_names_its_players_and_its_date():
     import time
     folder = scratch_folder("players")
