@@ -77,10 +77,8 @@ class TranspositionTable:
         age = int(self.age)
         old = info[i]
         # Keep a deeper entry of another position from this search, unless
-        # this one is exact. (One entry a key: buckets of two, the other
-        # entry looked at too and the shallower or older one replaced, played
-        # -30.9 +- 33.7 Elo against this at 8,000 nodes a move, 271 games,
-        # `micro960 match --seed 2700`, 29 November 2026.)
+        # this one is exact. (One entry a key: buckets of two played worse,
+        # docs/developing.md's Measurements, the search changes not taken.)
         if old and keys[i] != key and (old & 63) - 1 > depth and bound != EXACT and \
                 ages[i] == age:
             return
